@@ -1,0 +1,207 @@
+import { messages } from "../schema/messages.js";
+import { JsonNumber } from "./number.js";
+import type { JsonObject, JsonValue } from "./value.js";
+
+/** Deeper nesting is refused as malformed: a clear error instead of a stack overflow. */
+export const MAX_DEPTH = 1000;
+
+/** Malformed JSON; the message never depends on the Node version. */
+export class JsonSyntaxError extends Error {
+  override name = "JsonSyntaxError";
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
+/**
+ * Parses RFC 8259 JSON strictly, keeping number literals exact. Beyond the RFC it refuses
+ * duplicate keys, lone surrogates and nesting deeper than MAX_DEPTH.
+ */
+export function parseJSON(text: string): JsonValue {
+  return new Parser(text).document();
+}
+
+class Parser {
+  private at = 0;
+  private depth = 0;
+
+  constructor(private readonly text: string) {}
+
+  document(): JsonValue {
+    const value = this.value();
+    this.space();
+    if (this.at < this.text.length) this.fail(this.at);
+    return value;
+  }
+
+  private value(): JsonValue {
+    this.space();
+    const c = this.text.charCodeAt(this.at);
+    switch (c) {
+      case 0x7b /* { */:
+        return this.object();
+      case 0x5b /* [ */:
+        return this.array();
+      case 0x22 /* " */:
+        return this.string();
+      case 0x74 /* t */:
+        return this.word("true", true);
+      case 0x66 /* f */:
+        return this.word("false", false);
+      case 0x6e /* n */:
+        return this.word("null", null);
+      default:
+        return this.number();
+    }
+  }
+
+  private object(): JsonObject {
+    this.enter();
+    const object: JsonObject = new Map();
+    this.space();
+    if (this.eat(0x7d /* } */)) return this.leave(object);
+    for (;;) {
+      this.space();
+      const keyAt = this.at;
+      if (this.text.charCodeAt(this.at) !== 0x22) this.fail(this.at);
+      const key = this.string();
+      if (object.has(key)) throw this.error(messages.duplicateKey(key, this.byteOffset(keyAt)));
+      this.space();
+      this.expect(0x3a /* : */);
+      object.set(key, this.value());
+      this.space();
+      if (this.eat(0x7d /* } */)) return this.leave(object);
+      this.expect(0x2c /* , */);
+    }
+  }
+
+  private array(): JsonValue[] {
+    this.enter();
+    const array: JsonValue[] = [];
+    this.space();
+    if (this.eat(0x5d /* ] */)) return this.leave(array);
+    for (;;) {
+      array.push(this.value());
+      this.space();
+      if (this.eat(0x5d /* ] */)) return this.leave(array);
+      this.expect(0x2c /* , */);
+    }
+  }
+
+  private enter(): void {
+    if (++this.depth > MAX_DEPTH) throw this.error(messages.tooDeep(MAX_DEPTH, this.byteOffset(this.at)));
+    this.at++;
+  }
+
+  private leave<T>(value: T): T {
+    this.depth--;
+    return value;
+  }
+
+  private string(): string {
+    const text = this.text;
+    let i = ++this.at;
+    let out = "";
+    let chunk = i;
+    for (;;) {
+      if (i >= text.length) throw this.error(messages.endOfInput());
+      const c = text.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c < 0x20) this.fail(i);
+      if (c === 0x5c /* \ */) {
+        out += text.slice(chunk, i);
+        const [decoded, next] = this.escape(i);
+        out += decoded;
+        i = chunk = next;
+        continue;
+      }
+      if (c >= 0xd800 && c <= 0xdfff) {
+        // a raw surrogate must be the high half of a pair
+        const low = text.charCodeAt(i + 1);
+        if (c > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) throw this.error(messages.loneSurrogate(this.byteOffset(i)));
+        i += 2;
+        continue;
+      }
+      i++;
+    }
+    this.at = i + 1;
+    return out + text.slice(chunk, i);
+  }
+
+  /** Decodes the escape at `at` (the backslash); returns the text and the index after it. */
+  private escape(at: number): [string, number] {
+    const letter = this.text[at + 1];
+    if (letter === undefined) throw this.error(messages.endOfInput());
+    if (letter !== "u") {
+      const decoded = ESCAPES[letter];
+      if (decoded === undefined) this.fail(at + 1);
+      return [decoded, at + 2];
+    }
+    const unit = this.hex4(at + 2);
+    if (unit >= 0xdc00 && unit <= 0xdfff) throw this.error(messages.loneSurrogate(this.byteOffset(at)));
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const low = this.text.startsWith("\\u", at + 6) ? this.hex4(at + 8) : -1;
+      if (!(low >= 0xdc00 && low <= 0xdfff)) throw this.error(messages.loneSurrogate(this.byteOffset(at)));
+      return [String.fromCharCode(unit, low), at + 12];
+    }
+    return [String.fromCharCode(unit), at + 6];
+  }
+
+  private hex4(at: number): number {
+    for (let i = at; i < at + 4; i++) {
+      if (i >= this.text.length) throw this.error(messages.endOfInput());
+      if (!/[0-9a-fA-F]/.test(this.text[i]!)) this.fail(i);
+    }
+    return parseInt(this.text.slice(at, at + 4), 16);
+  }
+
+  private number(): JsonNumber {
+    NUMBER.lastIndex = this.at;
+    const match = NUMBER.exec(this.text);
+    // a lone "-" is reported at the character after it
+    if (!match) this.fail(this.text.charCodeAt(this.at) === 0x2d ? this.at + 1 : this.at);
+    const literal = match[0];
+    this.at += literal.length;
+    // "01" and "1." stop early; what follows is then reported as unexpected
+    return JsonNumber.fromLiteral(literal);
+  }
+
+  private word<T>(word: string, value: T): T {
+    for (let i = 0; i < word.length; i++) {
+      if (this.text.charCodeAt(this.at + i) !== word.charCodeAt(i)) this.fail(this.at + i);
+    }
+    this.at += word.length;
+    return value;
+  }
+
+  private space(): void {
+    const text = this.text;
+    let c = text.charCodeAt(this.at);
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++this.at);
+  }
+
+  private eat(c: number): boolean {
+    if (this.text.charCodeAt(this.at) !== c) return false;
+    this.at++;
+    return true;
+  }
+
+  private expect(c: number): void {
+    if (!this.eat(c)) this.fail(this.at);
+  }
+
+  /** Reports the character at `at` as unexpected, or the end of input. */
+  private fail(at: number): never {
+    if (at >= this.text.length) throw this.error(messages.endOfInput());
+    const char = String.fromCodePoint(this.text.codePointAt(at)!);
+    throw this.error(messages.unexpectedChar(char, this.byteOffset(at)));
+  }
+
+  private error(detail: string): JsonSyntaxError {
+    return new JsonSyntaxError(messages.invalidJSON(detail));
+  }
+
+  private byteOffset(at: number): number {
+    return Buffer.byteLength(this.text.slice(0, at), "utf8");
+  }
+}

@@ -1,0 +1,35 @@
+import type { Keyword } from "../keyword.js";
+import { additionalProperties } from "./additional-properties.js";
+import { anyOf } from "./any-of.js";
+import { maximum, minimum } from "./bounds.js";
+import { constKeyword } from "./const.js";
+import { enumKeyword } from "./enum.js";
+import { maxItems, minItems } from "./item-count.js";
+import { items } from "./items.js";
+import { maxLength, minLength } from "./length.js";
+import { pattern } from "./pattern.js";
+import { properties } from "./properties.js";
+import { required } from "./required.js";
+import { type } from "./type.js";
+
+/** The subset: every keyword the validator enforces. Anything else is refused at compile time. */
+export const KEYWORDS: ReadonlyMap<string, Keyword> = new Map<string, Keyword>([
+  ["type", type],
+  ["enum", enumKeyword],
+  ["const", constKeyword],
+  ["properties", properties],
+  ["required", required],
+  ["additionalProperties", additionalProperties],
+  ["items", items],
+  ["minItems", minItems],
+  ["maxItems", maxItems],
+  ["minLength", minLength],
+  ["maxLength", maxLength],
+  ["pattern", pattern],
+  ["minimum", minimum],
+  ["maximum", maximum],
+  ["anyOf", anyOf],
+]);
+
+/** Keywords that only describe: accepted with any value, never checked. */
+export const ANNOTATIONS: ReadonlySet<string> = new Set(["title", "description", "default", "examples", "$schema"]);

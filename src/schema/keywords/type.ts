@@ -1,0 +1,25 @@
+import { JsonNumber } from "../../json/number.js";
+import { typeOf, type JsonValue } from "../../json/value.js";
+import type { Keyword } from "../keyword.js";
+import { messages } from "../messages.js";
+
+const TYPE_NAMES = new Set(["null", "boolean", "object", "array", "number", "string", "integer"]);
+
+/** Whether a value has the named type: integer is a number with no fractional part; number accepts integers. */
+export function hasType(value: JsonValue, name: string): boolean {
+  if (name === "integer") return value instanceof JsonNumber && value.isInteger;
+  return typeOf(value) === name;
+}
+
+/** `type`: a name or a list of names. The compiler runs it first and stops the schema when it fails. */
+export const type: Keyword = (value, context) => {
+  const names = typeof value === "string" ? [value] : value;
+  if (!Array.isArray(names) || names.length === 0 || !names.every((name) => typeof name === "string")) {
+    return context.refuse("a type name or a non-empty array of type names");
+  }
+  const list = names as string[];
+  for (const name of list) if (!TYPE_NAMES.has(name)) return context.fail((at) => messages.unknownType(name, at));
+  return (instance, at, issues) => {
+    if (!list.some((name) => hasType(instance, name))) issues.push({ at, message: messages.type(list, typeOf(instance)) });
+  };
+};
