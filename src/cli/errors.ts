@@ -1,0 +1,33 @@
+import { CorpusError } from "../harness/corpus.js";
+import { SubjectError } from "../harness/subjects/subject.js";
+
+/** Exit codes every command keeps (README: "Exit codes"). */
+export const EXIT = {
+  ok: 0,
+  /** Invalid arguments, a score below the threshold, a regression, a mutant not killed. */
+  failed: 1,
+  /** A usage error, a refused schema, a bad corpus, an unreadable file or report. */
+  usage: 2,
+  /** The subject could not be started or kept failing. */
+  subject: 3,
+} as const;
+
+/** A problem the user can fix: printed as one line, never with a stack trace. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** Turns any error into one line for stderr, and the exit code it means. */
+export function explain(error: unknown): { line: string; code: number } {
+  if (error instanceof SubjectError) return { line: error.message, code: EXIT.subject };
+  if (error instanceof UsageError || error instanceof CorpusError) return { line: error.message, code: EXIT.usage };
+  const code = (error as { code?: string }).code;
+  if (code === "ENOENT" || code === "EACCES" || code === "EISDIR") {
+    const path = (error as { path?: string }).path ?? "";
+    const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a folder, not a file" : "permission denied";
+    return { line: `${path}: ${reason}`, code: EXIT.usage };
+  }
+  // commander's own usage errors carry their exit code
+  if (typeof (error as { exitCode?: unknown }).exitCode === "number") return { line: "", code: EXIT.usage };
+  return { line: `internal error: ${error instanceof Error ? error.message : String(error)}`, code: EXIT.usage };
+}

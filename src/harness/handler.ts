@@ -1,0 +1,121 @@
+import type * as Reference from "../index.js";
+import type { Behavior, Request, StartReply, ToolSpec } from "./protocol.js";
+import { PROTOCOL_VERSION } from "./protocol.js";
+
+/** The reference's public API; mutants are copies of it and export the same. */
+export type ReferenceApi = typeof Reference;
+
+export interface HandlerOptions {
+  name: string;
+  version?: string;
+}
+
+/**
+ * Answers protocol requests with an implementation of the reference's API: the
+ * TypeScript adapter, used in-process and behind `tool-conformance adapter`.
+ */
+export function createHandler(api: ReferenceApi, options: HandlerOptions) {
+  let profile: Reference.Profile = "ag02";
+  let registry = new api.Registry();
+  let runs: Record<string, string[]> = {};
+
+  const toolOf = (spec: ToolSpec): Reference.Tool =>
+    api.newTool(spec.name, spec.description, spec.parameters ?? undefined, async (args, signal) => {
+      (runs[spec.name] ??= []).push(args);
+      return perform(spec.behavior, args, signal, api.ToolError);
+    });
+
+  return async function handle(request: Request): Promise<Record<string, unknown>> {
+    switch (request.cmd) {
+      case "start": {
+        profile = request.profile === "pointer" ? "pointer" : "ag02";
+        const reply: StartReply = {
+          ready: true,
+          version: PROTOCOL_VERSION,
+          implementation: { name: options.name, language: "typescript", version: options.version },
+          profiles: ["ag02", "pointer"],
+          capabilities: ["validate", "registry"],
+        };
+        return { ...reply };
+      }
+      case "compile":
+        try {
+          api.compile(request.schema);
+          return { ok: true };
+        } catch (error) {
+          return { ok: false, error: errorText(error) };
+        }
+      case "validate": {
+        let schema: Reference.Schema;
+        try {
+          schema = api.compile(request.schema);
+        } catch (error) {
+          return { ok: false, error: errorText(error) };
+        }
+        const style = profile === "pointer" ? "pointer" : "dollar";
+        const errors = schema.validateJSON(request.instance).map((e) => ({ path: api.renderPath(e.segments, style), message: e.message }));
+        // the pointer profile sorts by its own rendering
+        if (style === "pointer") errors.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
+        return { ok: true, errors };
+      }
+      case "registry":
+        registry = new api.Registry({ timeoutMs: request.timeoutMs, profile });
+        runs = {};
+        return { ok: true };
+      case "register": {
+        const error = registry.register(toolOf(request.tool), { override: request.override });
+        return error ? { ok: false, error: error.message } : { ok: true };
+      }
+      case "names":
+        return { names: registry.names() };
+      case "definitions":
+        return { definitions: registry.definitions() };
+      case "call": {
+        runs = {};
+        const result = await registry.call(request.call);
+        return {
+          result: { callId: result.callId, name: result.name, content: result.content, isError: result.isError },
+          message: result.message(),
+          runs,
+        };
+      }
+      case "stop":
+        return { ok: true };
+    }
+  };
+}
+
+/** Does what a tool's behavior says. */
+async function perform(behavior: Behavior, args: string, signal: AbortSignal, ToolError: ReferenceApi["ToolError"]): Promise<string> {
+  switch (behavior.kind) {
+    case "echo":
+      return args;
+    case "reply":
+      return behavior.text;
+    case "fail":
+      throw new ToolError(behavior.text);
+    case "panic":
+      throw typeof behavior.value === "string" ? new Error(behavior.value) : behavior.value;
+    case "sleep":
+      await delay(behavior.ms, signal);
+      return behavior.text;
+    case "hang":
+      await delay(Number.POSITIVE_INFINITY, signal);
+      return "";
+  }
+}
+
+/** Resolves after `ms`, or rejects when the signal aborts. */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = Number.isFinite(ms) ? setTimeout(resolve, ms) : undefined;
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(new Error("cancelled"));
+    });
+  });
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

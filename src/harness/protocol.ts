@@ -1,0 +1,75 @@
+// The harness protocol: JSON Lines over stdio, one request a line, one reply a line.
+// conformance/PROTOCOL.md describes it for adapter authors; conformance/protocol/*.json
+// hold a JSON Schema for every message.
+
+export const PROTOCOL_VERSION = 1;
+
+export type Behavior =
+  | { kind: "echo" }
+  | { kind: "reply"; text: string }
+  | { kind: "fail"; text: string }
+  | { kind: "panic"; value: unknown }
+  | { kind: "sleep"; ms: number; text: string }
+  | { kind: "hang" };
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** The parameters schema as exact JSON text; null for a missing schema. */
+  parameters: string | null;
+  behavior: Behavior;
+}
+
+export type Request =
+  | { seq: number; cmd: "start"; version: number; profile: string }
+  | { seq: number; cmd: "compile"; schema: string }
+  | { seq: number; cmd: "validate"; schema: string; instance: string }
+  | { seq: number; cmd: "registry"; timeoutMs?: number }
+  | { seq: number; cmd: "register"; tool: ToolSpec; override?: boolean }
+  | { seq: number; cmd: "names" }
+  | { seq: number; cmd: "definitions" }
+  | { seq: number; cmd: "call"; call: { id: string; name: string; arguments: string } }
+  | { seq: number; cmd: "stop" };
+
+export type Command = Request["cmd"];
+/** A request before the transport stamps its seq. */
+export type Body = Request extends infer R ? (R extends { seq: number } ? Omit<R, "seq"> : never) : never;
+
+export interface Implementation {
+  name: string;
+  language: string;
+  version?: string;
+}
+
+export interface StartReply {
+  ready: true;
+  version: number;
+  implementation: Implementation;
+  profiles: string[];
+  /** "validate" (compile and validate) and/or "registry" (registry, register, names, definitions, call). */
+  capabilities: string[];
+}
+
+export interface WireError {
+  path: string;
+  message: string;
+}
+
+export type CompileReply = { ok: true } | { ok: false; error: string };
+export type ValidateReply = { ok: true; errors: WireError[] } | { ok: false; error: string };
+export type RegisterReply = { ok: true } | { ok: false; error: string };
+export interface NamesReply {
+  names: string[];
+}
+export interface DefinitionsReply {
+  definitions: { name: string; description: string; parameters: unknown }[];
+}
+export interface CallReply {
+  result: { callId: string; name: string; content: string; isError: boolean };
+  message: { role: string; tool_call_id: string; content: string };
+  /** The argument texts each tool ran with during this call. */
+  runs: Record<string, string[]>;
+}
+
+/** Sends one request (seq stamped by the transport) and resolves to its reply, without seq. */
+export type Send = (body: Body) => Promise<Record<string, unknown>>;

@@ -1,0 +1,108 @@
+import type { Segment } from "../schema/path.js";
+import type { Behavior } from "./protocol.js";
+
+// The corpus row format; conformance/README.md explains it and conformance/row.schema.json checks it.
+
+export const SECTIONS = [
+  "TestHandWorkedExample",
+  "TestValidateTable",
+  "TestCompileRejectsUnsupported",
+  "TestRegisterRules",
+  "TestDefinitionsSorted",
+  "TestCallNeverPanics",
+] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export const TIERS = ["core", "catalog", "hardening"] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const LEVELS = ["verdict", "paths", "messages"] as const;
+export type Level = (typeof LEVELS)[number];
+
+export const PROFILES = ["ag02", "pointer"] as const;
+export type ProfileName = (typeof PROFILES)[number];
+
+export type InstanceText = string | { concat: { text: string; times?: number }[] };
+
+interface RowBase {
+  id: string;
+  section: Section;
+  rule: string;
+  tier: Tier;
+  messageTier?: Tier;
+  pitfalls: string[];
+  why: string;
+  profiles?: ProfileName[];
+  /** Where the row came from (file name), filled in by the loader. */
+  source?: string;
+}
+
+interface SchemaSource {
+  schema?: unknown;
+  schemaText?: string;
+}
+
+export interface ExpectedError {
+  path: Segment[];
+  message: string;
+}
+
+export interface ValidateRow extends RowBase, SchemaSource {
+  kind: "validate";
+  instance: InstanceText;
+  expect: { errors: ExpectedError[] };
+  /** Rows imported from JSON-Schema-Test-Suite know only the verdict. */
+  verdictOnly?: boolean;
+}
+
+export interface CompileRow extends RowBase, SchemaSource {
+  kind: "compile";
+  expect: { ok: true } | { ok: false; error?: string };
+}
+
+export interface ToolRow {
+  name: string;
+  description: string;
+  parameters?: unknown;
+  parametersText?: string;
+  behavior: Behavior;
+}
+
+export type Step =
+  | { op: "register"; tool: ToolRow; override?: boolean; expect: { ok: true } | { ok: false; error?: string } }
+  | { op: "names"; expect: string[] }
+  | { op: "definitions"; expect: { name: string; description: string; parameters: unknown }[] }
+  | {
+      op: "call";
+      call: { id: string; name: string; arguments: string };
+      expect: { isError: boolean; runs: string[]; content?: string; contentIncludes?: string[]; contentExcludes?: string[] };
+    };
+
+export interface RegistryRow extends RowBase {
+  kind: "registry";
+  registry?: { timeoutMs?: number };
+  steps: Step[];
+}
+
+export type Row = ValidateRow | CompileRow | RegistryRow;
+
+/** The exact text a row's schema is sent as. */
+export function schemaTextOf(row: SchemaSource): string {
+  return row.schemaText ?? JSON.stringify(row.schema);
+}
+
+/** The exact argument text a row sends. */
+export function instanceTextOf(instance: InstanceText): string {
+  if (typeof instance === "string") return instance;
+  return instance.concat.map((part) => part.text.repeat(part.times ?? 1)).join("");
+}
+
+/** The tier of a row's exact-message check. */
+export function messageTierOf(row: Row): Tier {
+  return row.messageTier ?? (row.tier === "core" ? "catalog" : row.tier);
+}
+
+/** Whether a row applies to a profile. */
+export function appliesTo(row: Row, profile: ProfileName): boolean {
+  return !row.profiles || row.profiles.includes(profile);
+}

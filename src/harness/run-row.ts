@@ -1,0 +1,186 @@
+import { compareCodePoints } from "../json/value.js";
+import { ERROR_PREFIX } from "../schema/messages.js";
+import { renderPath } from "../schema/path.js";
+import type { Send } from "./protocol.js";
+import {
+  instanceTextOf,
+  messageTierOf,
+  schemaTextOf,
+  type CompileRow,
+  type Level,
+  type ProfileName,
+  type RegistryRow,
+  type Row,
+  type Step,
+  type Tier,
+  type ValidateRow,
+} from "./rows.js";
+
+/** One comparison of a row: what was expected, what came back. */
+export interface Check {
+  level: Level;
+  tier: Tier;
+  what: string;
+  expected: unknown;
+  actual: unknown;
+  pass: boolean;
+}
+
+/** A subject's reply that breaks the protocol: the row is errored, not failed. */
+export class ProtocolError extends Error {
+  override name = "ProtocolError";
+}
+
+/** Runs one row through `send` and returns every check it makes. Throws ProtocolError or transport errors. */
+export async function runRow(row: Row, send: Send, profile: ProfileName): Promise<Check[]> {
+  switch (row.kind) {
+    case "validate":
+      return runValidate(row, send, profile);
+    case "compile":
+      return runCompile(row, send);
+    case "registry":
+      return runRegistry(row, send);
+  }
+}
+
+async function runValidate(row: ValidateRow, send: Send, profile: ProfileName): Promise<Check[]> {
+  const reply = await send({ cmd: "validate", schema: schemaTextOf(row), instance: instanceTextOf(row.instance) });
+  const style = profile === "pointer" ? "pointer" : "dollar";
+  const expected = row.expect.errors.map((error) => ({ path: renderPath(error.path, style), message: error.message }));
+  // rows list errors in the seed's order; the pointer profile sorts by its own rendering
+  if (style === "pointer") expected.sort((a, b) => compareCodePoints(a.path, b.path) || compareCodePoints(a.message, b.message));
+  if (reply.ok === false) {
+    const error = stringField(reply, "error", "validate");
+    return [check("verdict", row.tier, "schema compiles", "compiles", `refused: ${error}`)];
+  }
+  const errors = arrayField(reply, "errors", "validate").map((item) => {
+    if (typeof item !== "object" || item === null) throw new ProtocolError("validate reply: an error is not an object");
+    return { path: stringField(item as Record<string, unknown>, "path", "validate error"), message: stringField(item as Record<string, unknown>, "message", "validate error") };
+  });
+  const verdict = (n: number) => (n === 0 ? "valid" : "invalid");
+  const checks = [check("verdict", row.tier, "verdict", verdict(expected.length), verdict(errors.length))];
+  if (row.verdictOnly) return checks;
+  checks.push(check("paths", row.tier, "error paths in order", expected.map((e) => e.path), errors.map((e) => e.path)));
+  const lines = (list: { path: string; message: string }[]) => list.map((e) => `${e.path}: ${e.message}`);
+  checks.push(check("messages", messageTierOf(row), "errors", lines(expected), lines(errors)));
+  return checks;
+}
+
+async function runCompile(row: CompileRow, send: Send): Promise<Check[]> {
+  const reply = await send({ cmd: "compile", schema: schemaTextOf(row) });
+  return outcomeChecks(row, "schema", row.expect, reply);
+}
+
+/** Checks an accepted-or-refused reply (compile, register): the verdict, then the exact error text. */
+function outcomeChecks(row: Row, what: string, expect: { ok: boolean; error?: string }, reply: Record<string, unknown>): Check[] {
+  if (typeof reply.ok !== "boolean") throw new ProtocolError(`${what} reply has no boolean "ok"`);
+  const word = (ok: boolean) => (ok ? "accepted" : "refused");
+  const checks = [check("verdict", row.tier, `${what} ${word(expect.ok)}`, word(expect.ok), word(reply.ok))];
+  if (!expect.ok && expect.error !== undefined && !reply.ok) {
+    checks.push(check("messages", messageTierOf(row), `${what} error`, expect.error, stringField(reply, "error", what)));
+  }
+  return checks;
+}
+
+async function runRegistry(row: RegistryRow, send: Send): Promise<Check[]> {
+  await send({ cmd: "registry", ...(row.registry?.timeoutMs !== undefined ? { timeoutMs: row.registry.timeoutMs } : {}) });
+  const checks: Check[] = [];
+  for (const [index, step] of row.steps.entries()) checks.push(...(await runStep(row, step, index + 1, send)));
+  return checks;
+}
+
+async function runStep(row: RegistryRow, step: Step, n: number, send: Send): Promise<Check[]> {
+  switch (step.op) {
+    case "register": {
+      const tool = step.tool;
+      const parameters = tool.parametersText ?? (tool.parameters === undefined || tool.parameters === null ? null : JSON.stringify(tool.parameters));
+      const reply = await send({
+        cmd: "register",
+        tool: { name: tool.name, description: tool.description, parameters, behavior: tool.behavior },
+        ...(step.override ? { override: true } : {}),
+      });
+      return outcomeChecks(row, `step ${n}: register ${JSON.stringify(tool.name)}`, step.expect, reply);
+    }
+    case "names": {
+      const names = arrayField(await send({ cmd: "names" }), "names", "names");
+      return [check("verdict", row.tier, `step ${n}: names`, step.expect, names)];
+    }
+    case "definitions": {
+      const definitions = arrayField(await send({ cmd: "definitions" }), "definitions", "definitions");
+      return [check("verdict", row.tier, `step ${n}: definitions`, step.expect, definitions, sameJson)];
+    }
+    case "call":
+      return callChecks(row, step, n, await send({ cmd: "call", call: step.call }));
+  }
+}
+
+function callChecks(row: RegistryRow, step: Extract<Step, { op: "call" }>, n: number, reply: Record<string, unknown>): Check[] {
+  const result = objectField(reply, "result", "call");
+  const message = objectField(reply, "message", "call");
+  const runs = objectField(reply, "runs", "call");
+  const content = stringField(message, "content", "call message");
+  const isError = result.isError;
+  if (typeof isError !== "boolean") throw new ProtocolError('call reply: result has no boolean "isError"');
+  const { call, expect } = step;
+  const label = `step ${n}: call ${JSON.stringify(call.name)}`;
+
+  // the verdict: failed or not, told apart by the prefix, the call answered, the tool run as often as it should
+  const otherRuns = Object.entries(runs).filter(([name, list]) => name !== call.name && Array.isArray(list) && list.length > 0);
+  const observed = {
+    isError,
+    prefixed: content.startsWith(ERROR_PREFIX),
+    answers: message.role === "tool" && message.tool_call_id === call.id && result.callId === call.id,
+    consistent: content === (isError ? ERROR_PREFIX : "") + String(result.content),
+    runs: runs[call.name] ?? [],
+    otherToolsRan: otherRuns.map(([name]) => name),
+  };
+  const wanted = { isError: expect.isError, prefixed: expect.isError, answers: true, consistent: true, runs: expect.runs, otherToolsRan: [] };
+  const checks = [check("verdict", row.tier, `${label}: outcome`, wanted, observed, sameJson)];
+
+  const includes = expect.contentIncludes ?? [];
+  const excludes = expect.contentExcludes ?? [];
+  if (includes.length > 0 || excludes.length > 0) {
+    const missing = includes.filter((text) => !content.includes(text));
+    const present = excludes.filter((text) => content.includes(text));
+    checks.push(
+      check("paths", row.tier, `${label}: content includes ${JSON.stringify(includes)} and excludes ${JSON.stringify(excludes)}`, { missing: [], present: [] }, { missing, present }, sameJson),
+    );
+  }
+  if (expect.content !== undefined) checks.push(check("messages", messageTierOf(row), `${label}: content`, expect.content, content));
+  return checks;
+}
+
+function check(level: Level, tier: Tier, what: string, expected: unknown, actual: unknown, same = sameJson): Check {
+  return { level, tier, what, expected, actual, pass: same(expected, actual) };
+}
+
+/** Structural equality of JSON-shaped values; object key order does not matter. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
+  if (typeof a === "object" && a !== null) {
+    if (typeof b !== "object" || b === null || Array.isArray(b)) return false;
+    const x = a as Record<string, unknown>;
+    const y = b as Record<string, unknown>;
+    const keys = Object.keys(x);
+    return keys.length === Object.keys(y).length && keys.every((key) => Object.hasOwn(y, key) && sameJson(x[key], y[key]));
+  }
+  return a === b;
+}
+
+function stringField(reply: Record<string, unknown>, field: string, what: string): string {
+  const value = reply[field];
+  if (typeof value !== "string") throw new ProtocolError(`${what} reply: "${field}" is not a string`);
+  return value;
+}
+
+function arrayField(reply: Record<string, unknown>, field: string, what: string): unknown[] {
+  const value = reply[field];
+  if (!Array.isArray(value)) throw new ProtocolError(`${what} reply: "${field}" is not an array`);
+  return value;
+}
+
+function objectField(reply: Record<string, unknown>, field: string, what: string): Record<string, unknown> {
+  const value = reply[field];
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ProtocolError(`${what} reply: "${field}" is not an object`);
+  return value as Record<string, unknown>;
+}
