@@ -55,7 +55,6 @@ export class Registry {
       throw error;
     }
     if (!declaresObject(text)) return new Error(messages.notObjectParameters(name));
-    if (replacing) this.entries.delete(name);
     this.entries.set(name, { tool, schema, description: String(description ?? ""), parametersText: text });
     return undefined;
   }

@@ -35,8 +35,14 @@ export class FuncTool implements Tool {
     readonly execute: ToolFunction,
   ) {}
 
+  /** The parameters as a JSON value; text that is not JSON stays text (register refuses it, with the reason). */
   definition(): ToolDef {
-    return { name: this.name, description: this.description, parameters: JSON.parse(parametersText(this)) };
+    const text = parametersText(this);
+    try {
+      return { name: this.name, description: this.description, parameters: JSON.parse(text) };
+    } catch {
+      return { name: this.name, description: this.description, parameters: text };
+    }
   }
 }
 

@@ -1,0 +1,257 @@
+import { availableParallelism } from "node:os";
+import cliProgress from "cli-progress";
+import { resultOf, statusOf, type RowResult, type ScoreOptions } from "./outcome.js";
+import type { Send, StartReply } from "./protocol.js";
+import { appliesTo, type ProfileName, type Row, type Section, type Tier } from "./rows.js";
+import { runRow } from "./run-row.js";
+import { SubjectError, type Session, type Subject } from "./subjects/subject.js";
+
+// The runner: rows against a subject, several sessions at once, every row on its own.
+// A row that breaks the protocol, times out or crashes the subject is `errored` and the
+// session recovers; only a SubjectError (the subject cannot start or keeps failing) stops the run.
+
+/** Which rows of the corpus a run takes. */
+export interface Selection {
+  profile: ProfileName;
+  /** Row tiers to run; default all. */
+  tiers?: readonly Tier[];
+  /** Sections to run; default all. */
+  sections?: readonly Section[];
+  /** Globs over row ids (or section names); a row is taken when any matches. Default all. */
+  filters?: readonly string[];
+}
+
+/**
+ * A glob over row ids: `*` matches any run of characters (slashes included), `?` one character,
+ * everything else itself. `validate/*` is every validate row; `*minLength*` every row naming it.
+ */
+export function globToRegExp(glob: string): RegExp {
+  let source = "";
+  for (const char of glob) {
+    if (char === "*") source += ".*";
+    else if (char === "?") source += ".";
+    else source += char.replace(/[\\^$.|+()[\]{}]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`, "u");
+}
+
+/** Whether a filter takes a row: its glob matches the row id or the section name. */
+export function filterMatches(filter: string, row: Pick<Row, "id" | "section">): boolean {
+  const pattern = globToRegExp(filter);
+  return pattern.test(row.id) || pattern.test(row.section);
+}
+
+/** The rows a selection takes, in corpus order, and the filters that took none (a likely typo). */
+export function selectRows(rows: readonly Row[], selection: Selection): { rows: Row[]; unmatched: string[] } {
+  const filters = (selection.filters ?? []).map((filter) => ({ filter, pattern: globToRegExp(filter), hits: 0 }));
+  const taken = rows.filter((row) => {
+    if (!appliesTo(row, selection.profile)) return false;
+    if (selection.tiers && !selection.tiers.includes(row.tier)) return false;
+    if (selection.sections && !selection.sections.includes(row.section)) return false;
+    if (filters.length === 0) return true;
+    let taken = false;
+    for (const f of filters) {
+      if (f.pattern.test(row.id) || f.pattern.test(row.section)) {
+        f.hits++;
+        taken = true;
+      }
+    }
+    return taken;
+  });
+  return { rows: taken, unmatched: filters.filter((f) => f.hits === 0).map((f) => f.filter) };
+}
+
+export interface RunOptions extends ScoreOptions {
+  profile: ProfileName;
+  /** Sessions in parallel; default os.availableParallelism(). */
+  jobs?: number;
+  /**
+   * A guard on every request: no reply within this many ms errors the row. Subjects with their
+   * own timeout (stdio) should get a longer guard so theirs fires first and says more.
+   */
+  requestTimeoutMs?: number;
+  /** A progress bar on stderr: "auto" (default) shows one when stderr is a TTY and the run is long. */
+  progress?: "auto" | boolean;
+  /** Called as each row finishes (in completion order). */
+  onResult?: (result: RowResult, done: number, total: number) => void;
+}
+
+export interface Run {
+  label: string;
+  hello: StartReply;
+  /** One result per row, in the order the rows were given. */
+  results: RowResult[];
+  startedAt: string;
+  finishedAt: string;
+  ms: number;
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+/** A run this long (ms) gets a progress bar, when stderr is a terminal. */
+const PROGRESS_AFTER_MS = 800;
+
+/** Runs `rows` against `subject`. Throws SubjectError when the subject cannot start or keeps failing. */
+export async function runRows(subject: Subject, rows: readonly Row[], options: RunOptions): Promise<Run> {
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), rows.length || 1));
+  const guardMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const score: ScoreOptions = { level: options.level, tiers: options.tiers };
+
+  const sessions = await openSessions(subject, options.profile, jobs);
+  const hello = sessions[0]!.hello;
+  const progress = startProgress(options.progress ?? "auto", rows.length);
+  const results: RowResult[] = new Array(rows.length);
+  let next = 0;
+  let done = 0;
+  let stop: unknown;
+
+  const worker = async (session: Session) => {
+    const send = guarded(session.send, guardMs);
+    while (stop === undefined && next < rows.length) {
+      const index = next++;
+      const row = rows[index]!;
+      try {
+        results[index] = await runOne(row, session, send, options.profile, score);
+      } catch (error) {
+        stop ??= error;
+        return;
+      }
+      done++;
+      progress.update(done);
+      options.onResult?.(results[index]!, done, rows.length);
+    }
+  };
+
+  try {
+    await Promise.all(sessions.map(worker));
+  } finally {
+    progress.stop();
+    await Promise.allSettled(sessions.map((session) => session.close()));
+  }
+  if (stop !== undefined) throw stop;
+  const finished = Date.now();
+  return { label: subject.label, hello, results, startedAt, finishedAt: new Date(finished).toISOString(), ms: finished - started };
+}
+
+async function openSessions(subject: Subject, profile: ProfileName, jobs: number): Promise<Session[]> {
+  const opened = await Promise.allSettled(Array.from({ length: jobs }, () => subject.open(profile)));
+  const failure = opened.find((o): o is PromiseRejectedResult => o.status === "rejected");
+  if (!failure) return opened.map((o) => (o as PromiseFulfilledResult<Session>).value);
+  await Promise.allSettled(opened.flatMap((o) => (o.status === "fulfilled" ? [o.value.close()] : [])));
+  throw asSubjectError(failure.reason, `${subject.label} could not start`);
+}
+
+/** One row on one session: its result, never a throw, except a SubjectError that ends the run. */
+async function runOne(row: Row, session: Session, send: Send, profile: ProfileName, score: ScoreOptions): Promise<RowResult> {
+  const missing = capabilityMissing(row, session.hello);
+  if (missing) return resultOf(row, "skipped", [], 0, `the subject does not offer the "${missing}" capability`);
+  const t0 = performance.now();
+  try {
+    const checks = await runRow(row, send, profile);
+    return resultOf(row, statusOf(checks, score), checks, elapsed(t0));
+  } catch (error) {
+    if (error instanceof SubjectError) throw error;
+    const ms = elapsed(t0);
+    const stderr = stderrOf(error, session);
+    try {
+      await session.recover();
+    } catch (recoverError) {
+      throw asSubjectError(recoverError, `the subject could not recover after row ${row.id} (${causeOf(error)})`);
+    }
+    return resultOf(row, "errored", [], ms, causeOf(error), stderr);
+  }
+}
+
+/** The capability a row needs that the subject did not announce, if any. */
+function capabilityMissing(row: Row, hello: StartReply): string | undefined {
+  const capabilities = Array.isArray(hello.capabilities) ? hello.capabilities : ["validate", "registry"];
+  const needs = row.kind === "registry" ? "registry" : "validate";
+  return capabilities.includes(needs) ? undefined : needs;
+}
+
+/** `send` with a deadline: a reply that never comes errors the row instead of hanging the run. */
+function guarded(send: Send, ms: number): Send {
+  return (body) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no reply to "${body.cmd}" within ${ms} ms`)), ms);
+      send(body).then(
+        (reply) => {
+          clearTimeout(timer);
+          resolve(reply);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+}
+
+/** A one-line cause for an errored row. */
+export function causeOf(error: unknown): string {
+  if (error instanceof Error) {
+    const name = error.name && error.name !== "Error" ? `${error.name}: ` : "";
+    return `${name}${error.message}`.split("\n")[0]!.slice(0, 500);
+  }
+  return String(error).slice(0, 500);
+}
+
+/** The subject's stderr around the failure: from the error, or the session when it keeps one. */
+function stderrOf(error: unknown, session: Session): string | undefined {
+  const fromError = (error as { stderr?: unknown } | null)?.stderr;
+  if (typeof fromError === "string" && fromError) return tail(fromError);
+  const keeper = session as Session & { stderrTail?: () => string | undefined };
+  if (typeof keeper.stderrTail === "function") {
+    const text = keeper.stderrTail();
+    if (text) return tail(text);
+  }
+  return undefined;
+}
+
+function tail(text: string, max = 2000): string {
+  return text.length > max ? `…${text.slice(-max)}` : text;
+}
+
+function asSubjectError(error: unknown, context: string): SubjectError {
+  if (error instanceof SubjectError) return error;
+  return new SubjectError(`${context}: ${causeOf(error)}`);
+}
+
+function elapsed(t0: number): number {
+  return Math.round((performance.now() - t0) * 100) / 100;
+}
+
+interface Progress {
+  update(done: number): void;
+  stop(): void;
+}
+
+/** A progress bar that appears only on a terminal, and only once the run has lasted a while. */
+function startProgress(mode: "auto" | boolean, total: number): Progress {
+  const wanted = mode === true || (mode === "auto" && process.stderr.isTTY === true && !process.env.CI);
+  if (!wanted || total === 0) return { update() {}, stop() {} };
+  let bar: cliProgress.SingleBar | undefined;
+  let done = 0;
+  const timer = setTimeout(
+    () => {
+      bar = new cliProgress.SingleBar(
+        { stream: process.stderr, format: "  scoring [{bar}] {value}/{total} rows  {eta_formatted} left", hideCursor: true, clearOnComplete: true },
+        cliProgress.Presets.shades_classic,
+      );
+      bar.start(total, done);
+    },
+    mode === true ? 0 : PROGRESS_AFTER_MS,
+  );
+  timer.unref();
+  return {
+    update(n) {
+      done = n;
+      bar?.update(n);
+    },
+    stop() {
+      clearTimeout(timer);
+      bar?.stop();
+    },
+  };
+}

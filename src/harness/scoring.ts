@@ -1,0 +1,103 @@
+import { statusOf, type RowResult, type ScoreOptions, type Status } from "./outcome.js";
+import { LEVELS, SECTIONS, TIERS, type Level, type Section, type Tier } from "./rows.js";
+
+// Scores: the share of rows passed, per section, per tier and per level. A row counts once,
+// whatever its number of checks. An errored row (the subject broke the protocol, crashed or hung)
+// and a skipped row (the subject cannot answer it: a capability it lacks) both count as not
+// passed; they are tallied apart from wrong answers so a reader can tell the two apart.
+
+export interface Tally {
+  rows: number;
+  passed: number;
+  /** Answered, wrongly. */
+  failed: number;
+  /** No usable answer: protocol error, crash, timeout. */
+  errored: number;
+  /** Not answerable by this subject (a missing capability); scored as failed. */
+  skipped: number;
+  /** passed / rows, in percent, rounded down to two decimals (100 only when every row passed). */
+  percent: number;
+}
+
+export interface SectionScore {
+  total: Tally;
+  /** Only the tiers the section has rows of. */
+  tiers: Partial<Record<Tier, Tally>>;
+}
+
+export interface Scores {
+  level: Level;
+  tiers: Tier[];
+  /** Every row, at the chosen level: the headline score. */
+  total: Tally;
+  /** In the seed's section order; only sections with rows. */
+  sections: Partial<Record<Section, SectionScore>>;
+  /** Rows grouped by their tier, at the chosen level; only tiers with rows. */
+  byTier: Partial<Record<Tier, Tally>>;
+  /** The same rows at each level (a level includes the ones before it). */
+  byLevel: Record<Level, Tally>;
+}
+
+/** A row's status at a level: errored and skipped rows stay so; the others are judged by their checks. */
+export function statusAt(result: RowResult, options: ScoreOptions): Status {
+  if (result.status === "errored" || result.status === "skipped") return result.status;
+  return statusOf(result.checks, options);
+}
+
+/** Whether a row counts as passed at a level. */
+export function passes(result: RowResult, options: ScoreOptions): boolean {
+  return statusAt(result, options) === "passed";
+}
+
+export function emptyTally(): Tally {
+  return { rows: 0, passed: 0, failed: 0, errored: 0, skipped: 0, percent: 100 };
+}
+
+function add(tally: Tally, status: Status): void {
+  tally.rows++;
+  tally[status]++;
+  tally.percent = percentOf(tally.passed, tally.rows);
+}
+
+/** passed/rows in percent, rounded down to 2 decimals; an empty set is 100. */
+export function percentOf(passed: number, rows: number): number {
+  if (rows === 0) return 100;
+  return Math.floor((passed / rows) * 10_000) / 100;
+}
+
+export function score(results: readonly RowResult[], options: ScoreOptions): Scores {
+  const total = emptyTally();
+  const sections: Partial<Record<Section, SectionScore>> = {};
+  const byTier: Partial<Record<Tier, Tally>> = {};
+  const byLevel = Object.fromEntries(LEVELS.map((level) => [level, emptyTally()])) as Record<Level, Tally>;
+  // insertion order is the seed's order, whatever the order of the results
+  for (const section of SECTIONS) if (results.some((r) => r.section === section)) sections[section] = { total: emptyTally(), tiers: {} };
+  for (const tier of TIERS) if (results.some((r) => r.tier === tier)) byTier[tier] = emptyTally();
+  for (const result of results) {
+    const status = statusAt(result, options);
+    add(total, status);
+    const section = sections[result.section]!;
+    add(section.total, status);
+    add((section.tiers[result.tier] ??= emptyTally()), status);
+    add(byTier[result.tier]!, status);
+    for (const level of LEVELS) add(byLevel[level], statusAt(result, { ...options, level }));
+  }
+  for (const section of Object.values(sections)) section.tiers = ordered(section.tiers, TIERS);
+  return { level: options.level, tiers: [...options.tiers], total, sections, byTier, byLevel };
+}
+
+function ordered<K extends string, V>(record: Partial<Record<K, V>>, keys: readonly K[]): Partial<Record<K, V>> {
+  const out: Partial<Record<K, V>> = {};
+  for (const key of keys) if (record[key] !== undefined) out[key] = record[key];
+  return out;
+}
+
+/** The ids of the rows not passed at a level (failed, errored or skipped), in the given order. */
+export function failingIds(results: readonly RowResult[], options: ScoreOptions): string[] {
+  return results.filter((result) => !passes(result, options)).map((result) => result.id);
+}
+
+/** "97.5%", "100%". */
+export function formatPercent(percent: number): string {
+  return `${Number.isInteger(percent) ? percent : percent.toFixed(percent * 10 === Math.floor(percent * 10) ? 1 : 2)}%`;
+}
