@@ -1,6 +1,7 @@
 import type * as Reference from "../index.js";
 import type { Behavior, Request, StartReply, ToolSpec } from "./protocol.js";
 import { PROTOCOL_VERSION } from "./protocol.js";
+import { compareErrors } from "../schema/path.js";
 
 /** The reference's public API; mutants are copies of it and export the same. */
 export type ReferenceApi = typeof Reference;
@@ -55,7 +56,7 @@ export function createHandler(api: ReferenceApi, options: HandlerOptions) {
         const style = profile === "pointer" ? "pointer" : "dollar";
         const errors = schema.validateJSON(request.instance).map((e) => ({ path: api.renderPath(e.segments, style), message: e.message }));
         // the pointer profile sorts by its own rendering
-        if (style === "pointer") errors.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
+        if (style === "pointer") errors.sort(compareErrors);
         return { ok: true, errors };
       }
       case "registry":

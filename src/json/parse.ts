@@ -161,8 +161,12 @@ class Parser {
     // a lone "-" is reported at the character after it
     if (!match) this.fail(this.text.charCodeAt(this.at) === 0x2d ? this.at + 1 : this.at);
     const literal = match[0];
-    this.at += literal.length;
-    // "01" and "1." stop early; what follows is then reported as unexpected
+    const end = this.at + literal.length;
+    // "1." and "1e" need digits next: report the first character that cannot be one
+    const next = this.text[end];
+    if (next === "." && !/[.eE]/.test(literal)) this.fail(end + 1);
+    if ((next === "e" || next === "E") && !/[eE]/.test(literal)) this.fail(/[+-]/.test(this.text[end + 1] ?? "") ? end + 2 : end + 1);
+    this.at = end;
     return JsonNumber.fromLiteral(literal);
   }
 
