@@ -1,4 +1,5 @@
 import { CorpusError } from "../harness/corpus.js";
+import { ReportError } from "../harness/report.js";
 import { SubjectError } from "../harness/subjects/subject.js";
 
 /** Exit codes every command keeps (README: "Exit codes"). */
@@ -20,7 +21,7 @@ export class UsageError extends Error {
 /** Turns any error into one line for stderr, and the exit code it means. */
 export function explain(error: unknown): { line: string; code: number } {
   if (error instanceof SubjectError) return { line: error.message, code: EXIT.subject };
-  if (error instanceof UsageError || error instanceof CorpusError) return { line: error.message, code: EXIT.usage };
+  if (error instanceof UsageError || error instanceof CorpusError || error instanceof ReportError) return { line: error.message, code: EXIT.usage };
   const code = (error as { code?: string }).code;
   if (code === "ENOENT" || code === "EACCES" || code === "EISDIR") {
     const path = (error as { path?: string }).path ?? "";

@@ -2,6 +2,12 @@
 import { Command, CommanderError } from "commander";
 import { EXIT, explain } from "./errors.js";
 import { register as registerValidate } from "./commands/validate.js";
+import { register as registerMutants } from "./commands/mutants.js";
+import { register as registerValidators } from "./commands/validators.js";
+import { register as registerAdapter } from "./commands/adapter.js";
+import { register as registerSmoke } from "./commands/smoke.js";
+import { register as registerScore } from "./commands/score.js";
+import { register as registerMerge } from "./commands/merge.js";
 
 const program = new Command("tool-conformance")
   .description("Conformance corpus, reference oracle, pitfall mutants and scoring harness for LLM tool registries and their JSON Schema argument validators")
@@ -10,6 +16,12 @@ const program = new Command("tool-conformance")
   .exitOverride();
 
 registerValidate(program);
+registerValidators(program);
+registerMutants(program);
+registerAdapter(program);
+registerSmoke(program);
+registerScore(program);
+registerMerge(program);
 
 try {
   await program.parseAsync(process.argv);

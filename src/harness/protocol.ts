@@ -71,5 +71,15 @@ export interface CallReply {
   runs: Record<string, string[]>;
 }
 
+/**
+ * Any request may be answered with this instead of its reply: the adapter could not carry the
+ * request out (an exception in the adapter, an unknown command, a request it could not read;
+ * `seq` is then null). The row is errored; the session goes on.
+ */
+export interface ErroredReply {
+  errored: true;
+  message: string;
+}
+
 /** Sends one request (seq stamped by the transport) and resolves to its reply, without seq. */
 export type Send = (body: Body) => Promise<Record<string, unknown>>;

@@ -3,7 +3,7 @@ import cliProgress from "cli-progress";
 import { resultOf, statusOf, type RowResult, type ScoreOptions } from "./outcome.js";
 import type { Send, StartReply } from "./protocol.js";
 import { appliesTo, type ProfileName, type Row, type Section, type Tier } from "./rows.js";
-import { runRow } from "./run-row.js";
+import { ProtocolError, runRow } from "./run-row.js";
 import { SubjectError, type Session, type Subject } from "./subjects/subject.js";
 
 // The runner: rows against a subject, several sessions at once, every row on its own.
@@ -174,7 +174,7 @@ function capabilityMissing(row: Row, hello: StartReply): string | undefined {
 function guarded(send: Send, ms: number): Send {
   return (body) =>
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no reply to "${body.cmd}" within ${ms} ms`)), ms);
+      const timer = setTimeout(() => reject(new ProtocolError(`no reply to "${body.cmd}" within ${ms} ms`)), ms);
       send(body).then(
         (reply) => {
           clearTimeout(timer);
@@ -188,13 +188,26 @@ function guarded(send: Send, ms: number): Send {
     });
 }
 
-/** A one-line cause for an errored row. */
+/**
+ * A one-line cause for an errored row. A ProtocolError (a broken reply, a crash, a timeout over
+ * stdio) says what happened already; anything else was thrown by an in-process implementation.
+ */
 export function causeOf(error: unknown): string {
-  if (error instanceof Error) {
-    const name = error.name && error.name !== "Error" ? `${error.name}: ` : "";
-    return `${name}${error.message}`.split("\n")[0]!.slice(0, 500);
+  let text: string;
+  if (error instanceof ProtocolError) text = error.message;
+  else if (error instanceof Error) text = `the subject threw ${error.name && error.name !== "Error" ? `${error.name}: ` : ""}${error.message}`;
+  else text = `the subject threw ${describeThrown(error)}`;
+  text = text.split("\n")[0]!;
+  return text.length > 500 ? `${text.slice(0, 499)}…` : text;
+}
+
+function describeThrown(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
   }
-  return String(error).slice(0, 500);
 }
 
 /** The subject's stderr around the failure: from the error, or the session when it keeps one. */
@@ -215,7 +228,8 @@ function tail(text: string, max = 2000): string {
 
 function asSubjectError(error: unknown, context: string): SubjectError {
   if (error instanceof SubjectError) return error;
-  return new SubjectError(`${context}: ${causeOf(error)}`);
+  const message = error instanceof Error ? error.message : String(error);
+  return new SubjectError(`${context}: ${message.split("\n")[0]}`);
 }
 
 function elapsed(t0: number): number {

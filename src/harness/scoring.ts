@@ -97,7 +97,7 @@ export function failingIds(results: readonly RowResult[], options: ScoreOptions)
   return results.filter((result) => !passes(result, options)).map((result) => result.id);
 }
 
-/** "97.5%", "100%". */
+/** "97.5%", "100%": one decimal, rounded down (never "100%" for a score below it). */
 export function formatPercent(percent: number): string {
-  return `${Number.isInteger(percent) ? percent : percent.toFixed(percent * 10 === Math.floor(percent * 10) ? 1 : 2)}%`;
+  return `${Math.floor(percent * 10 + 1e-9) / 10}%`;
 }

@@ -2,42 +2,86 @@
 // (sign, significant digits, exponent). No float64 rounding anywhere, so 3.0 and
 // 1e2 are integers, 1 equals 1.0, and 9007199254740993 is not 9007199254740992.
 
+/**
+ * Literals of at most this many digits and no exponent are "short": their float64 values
+ * order and equal exactly as the decimals do (any 15-digit decimal survives a round trip
+ * through float64), and a short integer literal is exact.
+ */
+export const SHORT_DIGITS = 15;
+
+interface Decimal {
+  negative: boolean;
+  digits: string;
+  magnitude: bigint;
+}
+
 export class JsonNumber {
-  /** Value = (negative ? -1 : 1) × 0.digits × 10^magnitude; digits has no leading or trailing zeros, "" for zero. */
-  private constructor(
-    readonly literal: string,
-    readonly negative: boolean,
-    readonly digits: string,
-    readonly magnitude: bigint,
-  ) {}
+  /**
+   * The value as a float64 when the literal is short (at most 15 digits, no exponent: see
+   * SHORT_DIGITS), undefined otherwise. Arguments are mostly such numbers: they are compared
+   * without building the decimal form.
+   */
+  private readonly short: number | undefined;
+  /** The literal is a short integer literal: no point, no exponent. */
+  private readonly plainInteger: boolean;
+  private decimal: Decimal | undefined;
+
+  private constructor(literal: string, short: number | undefined, plainInteger: boolean, decimal: Decimal | undefined) {
+    this.literal = literal;
+    this.short = short;
+    this.plainInteger = plainInteger;
+    this.decimal = decimal;
+  }
+
+  readonly literal: string;
 
   /** Reads a literal that already matches JSON's number grammar. */
   static fromLiteral(literal: string): JsonNumber {
-    const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
-    if (!match) throw new Error(`not a JSON number: ${literal}`);
-    const [, sign, whole = "", fraction = "", exponent = "0"] = match;
-    const all = whole + fraction;
-    const lead = all.length - all.replace(/^0+/, "").length;
-    const digits = all.slice(lead).replace(/0+$/, "");
-    const magnitude = BigInt(exponent) + BigInt(whole.length - lead);
-    return new JsonNumber(literal, sign === "-" && digits !== "", digits, digits === "" ? 0n : magnitude);
+    return new JsonNumber(literal, undefined, false, decompose(literal));
+  }
+
+  /**
+   * The parser's fast path: a literal of at most 15 digits without exponent (`-?int(.frac)?`),
+   * its value as the nearest float64, and whether it has no point.
+   */
+  static fromShort(literal: string, value: number, plainInteger: boolean): JsonNumber {
+    return new JsonNumber(literal, value, plainInteger, undefined);
   }
 
   static fromInteger(n: number): JsonNumber {
     return JsonNumber.fromLiteral(String(n));
   }
 
+  /** Value = (negative ? -1 : 1) × 0.digits × 10^magnitude; digits has no leading or trailing zeros, "" for zero. */
+  get negative(): boolean {
+    return (this.decimal ??= decompose(this.literal)).negative;
+  }
+
+  get digits(): string {
+    return (this.decimal ??= decompose(this.literal)).digits;
+  }
+
+  get magnitude(): bigint {
+    return (this.decimal ??= decompose(this.literal)).magnitude;
+  }
+
   get isZero(): boolean {
+    if (this.short !== undefined) return this.short === 0;
     return this.digits === "";
   }
 
   /** True when the value has no fractional part, however the literal spells it. */
   get isInteger(): boolean {
+    // a plain integer literal: no point, no exponent
+    if (this.plainInteger) return true;
     return this.isZero || BigInt(this.digits.length) <= this.magnitude;
   }
 
   /** -1, 0 or 1 as this value is below, equal to or above the other. */
   compare(other: JsonNumber): number {
+    const x = this.short;
+    const y = other.short;
+    if (x !== undefined && y !== undefined) return x < y ? -1 : x > y ? 1 : 0;
     const sign = (n: JsonNumber) => (n.isZero ? 0 : n.negative ? -1 : 1);
     const a = sign(this);
     const b = sign(other);
@@ -55,6 +99,18 @@ export class JsonNumber {
     const n = Number(this.digits.padEnd(Number(this.magnitude), "0") || "0") * (this.negative ? -1 : 1);
     return Number.isSafeInteger(n) ? n : undefined;
   }
+}
+
+/** The decimal form of a literal that matches JSON's number grammar. */
+function decompose(literal: string): Decimal {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  if (!match) throw new Error(`not a JSON number: ${literal}`);
+  const [, sign, whole = "", fraction = "", exponent = "0"] = match;
+  const all = whole + fraction;
+  const lead = all.length - all.replace(/^0+/, "").length;
+  const digits = all.slice(lead).replace(/0+$/, "");
+  const magnitude = BigInt(exponent) + BigInt(whole.length - lead);
+  return { negative: sign === "-" && digits !== "", digits, magnitude: digits === "" ? 0n : magnitude };
 }
 
 function compareMagnitudes(x: JsonNumber, y: JsonNumber): number {

@@ -1,5 +1,5 @@
 import { messages } from "../schema/messages.js";
-import { JsonNumber } from "./number.js";
+import { JsonNumber, SHORT_DIGITS } from "./number.js";
 import type { JsonObject, JsonValue } from "./value.js";
 
 /** Deeper nesting is refused as malformed: a clear error instead of a stack overflow. */
@@ -11,6 +11,8 @@ export class JsonSyntaxError extends Error {
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+/** 10^0 … 10^15, exact as float64: a short literal's value is its digits over one of them, rounded once. */
+const POWERS_OF_TEN = Array.from({ length: SHORT_DIGITS + 1 }, (_, k) => 10 ** k);
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
 /**
@@ -156,6 +158,37 @@ class Parser {
   }
 
   private number(): JsonNumber {
+    // fast path: a short literal ("0", "-7", "1234", "2.5"; see SHORT_DIGITS), its float64 exact enough
+    const text = this.text;
+    let i = this.at;
+    if (text.charCodeAt(i) === 0x2d /* - */) i++;
+    const first = i;
+    let whole = 0;
+    let c = text.charCodeAt(i);
+    while (c >= 0x30 && c <= 0x39) {
+      whole = whole * 10 + (c - 0x30);
+      c = text.charCodeAt(++i);
+    }
+    const wholeDigits = i - first;
+    let fractionDigits = 0;
+    if (c === 0x2e /* . */) {
+      c = text.charCodeAt(++i);
+      while (c >= 0x30 && c <= 0x39) {
+        whole = whole * 10 + (c - 0x30);
+        fractionDigits++;
+        c = text.charCodeAt(++i);
+      }
+    }
+    // anything else ("01", "1.", "1e3", "-", more digits) takes the exact path below, errors included
+    const plain = c !== 0x2e && c !== 0x65 && c !== 0x45;
+    const shape = wholeDigits > 0 && (wholeDigits === 1 || text.charCodeAt(first) !== 0x30) && (fractionDigits > 0 || i === first + wholeDigits);
+    if (plain && shape && wholeDigits + fractionDigits <= SHORT_DIGITS) {
+      const literal = text.slice(this.at, i);
+      const magnitude = fractionDigits === 0 ? whole : whole / POWERS_OF_TEN[fractionDigits]!;
+      const value = first !== this.at ? -magnitude : magnitude;
+      this.at = i;
+      return JsonNumber.fromShort(literal, value, fractionDigits === 0);
+    }
     NUMBER.lastIndex = this.at;
     const match = NUMBER.exec(this.text);
     // a lone "-" is reported at the character after it

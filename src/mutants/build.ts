@@ -32,18 +32,27 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
 };
 
 /** The mutant's whole copy of the reference, transpiled: output path (relative to its folder) → JavaScript. */
-export function transpileMutant(mutant: Mutant, read: (file: string) => string = readSource): Map<string, string> {
+export function transpileMutant(mutant: Mutant, read: (file: string) => string = readSource, cache = new Map<string, string>()): Map<string, string> {
   const changed = applyEdits(mutant, read);
   const out = new Map<string, string>();
   for (const file of referenceFiles()) {
-    const text = changed.get(file) ?? read(file);
+    const target = relative("src", file).replace(/\.ts$/, ".js");
+    const edited = changed.get(file);
+    // an unedited file transpiles the same for every mutant
+    const cached = edited === undefined ? cache.get(file) : undefined;
+    if (cached !== undefined) {
+      out.set(target, cached);
+      continue;
+    }
+    const text = edited ?? read(file);
     const result = ts.transpileModule(text, { compilerOptions: COMPILER_OPTIONS, fileName: file, reportDiagnostics: true });
     const problem = result.diagnostics?.find((d) => d.category === ts.DiagnosticCategory.Error);
     if (problem) {
       const message = ts.flattenDiagnosticMessageText(problem.messageText, " ");
       throw new MutantError(`mutant ${mutant.id} (${mutant.source}): ${file}: the edited source does not parse: ${message}`);
     }
-    out.set(relative("src", file).replace(/\.ts$/, ".js"), result.outputText);
+    out.set(target, result.outputText);
+    if (edited === undefined) cache.set(file, result.outputText);
   }
   return out;
 }
@@ -53,7 +62,8 @@ export function buildMutants(options: { outDir?: string; mutants?: Mutant[] } = 
   const outDir = options.outDir ?? BUILT_DIR;
   const mutants = options.mutants ?? loadCatalog();
   // transpile everything first: a broken mutant leaves the previous build untouched
-  const built = mutants.map((mutant) => [mutant, transpileMutant(mutant)] as const);
+  const cache = new Map<string, string>();
+  const built = mutants.map((mutant) => [mutant, transpileMutant(mutant, readSource, cache)] as const);
   rmSync(outDir, { recursive: true, force: true });
   for (const [mutant, files] of built) {
     for (const [file, text] of files) {

@@ -59,6 +59,8 @@ export interface MutantVerdict {
   /** Sections outside the seed-named ones that also fail rows. */
   alsoFails: Section[];
   failures: RowFailure[];
+  /** Rows whose `pitfalls` name this mutant but which it passes: a claim of the corpus to revisit (informational). */
+  claimedButPassed: string[];
   ms: number;
 }
 
@@ -151,7 +153,8 @@ export async function killMatrix(rows: readonly Row[], options: Partial<MatrixOp
   ]);
   const counts = Object.fromEntries(SECTIONS.map((s) => [s, rows.filter((r) => r.section === s && appliesTo(r, profile)).length])) as Record<Section, number>;
   const referenceFails = new Set(reference!.failing.map((f) => f.id));
-  const verdicts = mutants.map((mutant, i) => verdictOf(mutant, runs[i]!, referenceFails));
+  const applicable = rows.filter((r) => appliesTo(r, profile));
+  const verdicts = mutants.map((mutant, i) => verdictOf(mutant, runs[i]!, referenceFails, applicable));
   return {
     profile,
     level: opts.level,
@@ -164,8 +167,9 @@ export async function killMatrix(rows: readonly Row[], options: Partial<MatrixOp
   };
 }
 
-function verdictOf(mutant: Mutant, run: SubjectRun, referenceFails: ReadonlySet<string>): MutantVerdict {
+function verdictOf(mutant: Mutant, run: SubjectRun, referenceFails: ReadonlySet<string>, rows: readonly Row[]): MutantVerdict {
   const failures = run.failing.filter((f) => !referenceFails.has(f.id));
+  const failed = new Set(failures.map((f) => f.id));
   const bySection = Object.fromEntries(SECTIONS.map((s) => [s, failures.filter((f) => f.section === s).length])) as Record<Section, number>;
   const missed = mutant.sections.filter((s) => bySection[s] === 0);
   return {
@@ -181,6 +185,7 @@ function verdictOf(mutant: Mutant, run: SubjectRun, referenceFails: ReadonlySet<
     missed,
     alsoFails: SECTIONS.filter((s) => bySection[s] > 0 && !mutant.sections.includes(s)),
     failures,
+    claimedButPassed: rows.filter((r) => r.pitfalls.includes(mutant.id) && !failed.has(r.id) && !referenceFails.has(r.id)).map((r) => r.id),
     ms: run.ms,
   };
 }
@@ -192,8 +197,8 @@ function verdictOf(mutant: Mutant, run: SubjectRun, referenceFails: ReadonlySet<
  * "your failures look like s03".
  */
 export async function fingerprints(rows: readonly Row[], options: Partial<MatrixOptions> = {}): Promise<Map<string, Fingerprint>> {
-  const matrix = await killMatrix(rows, options);
   const catalog = options.catalog ?? loadCatalog();
+  const matrix = await killMatrix(rows, { ...options, catalog });
   return new Map(
     matrix.mutants.map((verdict) => [verdict.id, { mutant: catalog.find((m) => m.id === verdict.id)!, failing: new Set(verdict.failing) }]),
   );

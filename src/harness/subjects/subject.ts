@@ -14,11 +14,21 @@ export interface Session {
   /** Fresh state after a row that errored (a stdio session restarts its process). */
   recover(): Promise<void>;
   close(): Promise<void>;
+  /** The last few KB the subject wrote on stderr (stdio sessions); read it before recover(). */
+  stderrTail?(): string | undefined;
 }
 
 /** A subject that cannot be started or keeps failing: the run cannot go on. */
 export class SubjectError extends Error {
   override name = "SubjectError";
+
+  constructor(
+    message: string,
+    /** What the subject wrote on stderr before it failed, when known. */
+    readonly stderr?: string,
+  ) {
+    super(message);
+  }
 }
 
 export function describeImplementation(implementation: Implementation): string {

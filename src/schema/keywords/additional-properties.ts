@@ -10,9 +10,9 @@ export const additionalProperties: Keyword = (value, context) => {
   const check = value === false ? undefined : context.subschema(value);
   return (instance, at, issues) => {
     if (!(instance instanceof Map)) return;
-    for (const [name, property] of instance) {
+    for (const name of instance.keys()) {
       if (known.has(name)) continue;
-      if (check) check(property, child(at, name), issues);
+      if (check) check(instance.get(name)!, child(at, name), issues);
       else issues.push({ at, message: messages.unexpected(name) });
     }
   };

@@ -20,6 +20,7 @@ export const type: Keyword = (value, context) => {
   const list = names as string[];
   for (const name of list) if (!TYPE_NAMES.has(name)) return context.fail((at) => messages.unknownType(name, at));
   return (instance, at, issues) => {
-    if (!list.some((name) => hasType(instance, name))) issues.push({ at, message: messages.type(list, typeOf(instance)) });
+    for (let i = 0; i < list.length; i++) if (hasType(instance, list[i]!)) return;
+    issues.push({ at, message: messages.type(list, typeOf(instance)) });
   };
 };

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""A stdio adapter for tool-conformance (conformance/PROTOCOL.md, version 1).
+
+    python3 adapter.py path/to/your_module.py      (or an importable module name)
+
+It reads one JSON request a line on stdin and writes one JSON reply a line on stdout; logs go
+to stderr. Your module provides this small interface (the seed's Go API, in Python):
+
+    compile(schema_text) -> schema                    raise any exception to refuse; str(e) is the error
+    schema.validate_json(text) -> [error, ...]        each with .path ("$.tags[1]") and .message
+    new_registry(timeout_ms=None) -> registry         a fresh, empty registry
+    new_tool(name, description, schema_text_or_None, fn) -> tool
+    registry.register(tool)                           raise to refuse; str(e) is the error
+    registry.names() -> [str]
+    registry.definitions() -> [{"name", "description", "parameters"}]   parameters as a JSON value
+    registry.call(call_id, name, arguments) -> result .call_id .name .content .is_error .message()
+    ToolError                                         what a tool raises to fail on purpose
+    NAME, VERSION, PROFILES                           optional: for the report; PROFILES default ["ag02"]
+
+A tool function is fn(arguments: str, cancel: threading.Event) -> str; the registry sets
+`cancel` when the call times out. Standard library only; Python 3.8+.
+"""
+
+import importlib
+import importlib.util
+import json
+import os
+import sys
+
+PROTOCOL_VERSION = 1
+sys.dont_write_bytecode = True  # leave no __pycache__ beside the implementation
+
+
+def load(spec):
+    if spec.endswith(".py") or os.sep in spec:
+        path = os.path.abspath(spec)
+        sys.path.insert(0, os.path.dirname(path))
+        module_spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0], path)
+        module = importlib.util.module_from_spec(module_spec)
+        module_spec.loader.exec_module(module)
+        return module
+    return importlib.import_module(spec)
+
+
+class Adapter:
+    def __init__(self, impl):
+        self.impl = impl
+        self.registry = impl.new_registry()
+        self.runs = {}
+
+    def tool_fn(self, name, behavior):
+        impl, kind = self.impl, behavior["kind"]
+
+        def fn(arguments, cancel):
+            self.runs.setdefault(name, []).append(arguments)
+            if kind == "echo":
+                return arguments
+            if kind == "reply":
+                return behavior["text"]
+            if kind == "fail":
+                raise impl.ToolError(behavior["text"])
+            if kind == "panic":
+                value = behavior["value"]
+                raise RuntimeError(value if isinstance(value, str) else json.dumps(value, separators=(",", ":")))
+            if kind == "sleep":
+                if cancel.wait(behavior["ms"] / 1000):
+                    raise RuntimeError("cancelled")
+                return behavior["text"]
+            cancel.wait()  # hang: until the registry gives up on it
+            raise RuntimeError("cancelled")
+
+        return fn
+
+    def handle(self, req):
+        cmd, impl = req.get("cmd"), self.impl
+        if cmd == "start":
+            return {"ready": True, "version": PROTOCOL_VERSION,
+                    "implementation": {"name": getattr(impl, "NAME", impl.__name__), "language": "python",
+                                       "version": str(getattr(impl, "VERSION", ""))},
+                    "profiles": list(getattr(impl, "PROFILES", ["ag02"])), "capabilities": ["validate", "registry"]}
+        if cmd == "compile":
+            try:
+                impl.compile(req["schema"])
+                return {"ok": True}
+            except Exception as error:
+                return {"ok": False, "error": str(error)}
+        if cmd == "validate":
+            try:
+                schema = impl.compile(req["schema"])
+            except Exception as error:
+                return {"ok": False, "error": str(error)}
+            errors = schema.validate_json(req["instance"])
+            return {"ok": True, "errors": [{"path": e.path, "message": e.message} for e in errors]}
+        if cmd == "registry":
+            self.registry = impl.new_registry(req.get("timeoutMs"))
+            return {"ok": True}
+        if cmd == "register":
+            tool = req["tool"]
+            try:
+                self.registry.register(impl.new_tool(tool["name"], tool["description"], tool["parameters"],
+                                                     self.tool_fn(tool["name"], tool["behavior"])))
+                return {"ok": True}
+            except Exception as error:
+                return {"ok": False, "error": str(error)}
+        if cmd == "names":
+            return {"names": list(self.registry.names())}
+        if cmd == "definitions":
+            return {"definitions": list(self.registry.definitions())}
+        if cmd == "call":
+            self.runs = {}
+            call = req["call"]
+            result = self.registry.call(call["id"], call["name"], call["arguments"])
+            return {"result": {"callId": result.call_id, "name": result.name, "content": result.content,
+                               "isError": result.is_error},
+                    "message": result.message(), "runs": self.runs}
+        if cmd == "stop":
+            return {"ok": True}
+        return {"errored": True, "message": "unknown command %s" % json.dumps(cmd)}
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.stderr.write("usage: adapter.py IMPLEMENTATION (a .py file or a module name)\n")
+        return 2
+    adapter = Adapter(load(sys.argv[1]))
+    stdin = open(sys.stdin.fileno(), "r", encoding="utf-8", newline="\n", closefd=False)
+    while True:
+        line = stdin.readline()
+        if not line:
+            return 0  # end of input: the harness is gone
+        if not line.strip():
+            continue
+        seq, cmd = None, None
+        try:
+            req = json.loads(line)
+            seq, cmd = req.get("seq"), req.get("cmd")
+            reply = adapter.handle(req)
+        except Exception as error:  # a bug in the adapter or the module: the row is errored, we go on
+            reply = {"errored": True, "message": "%s: %s" % (type(error).__name__, error)}
+        sys.stdout.write(json.dumps(dict({"seq": seq}, **reply)) + "\n")
+        sys.stdout.flush()
+        if cmd == "stop":
+            return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+// A stdio adapter for tool-conformance (conformance/PROTOCOL.md, version 1), for a TypeScript
+// or JavaScript module with the reference's API. No dependencies; Node 20+.
+//
+//   npx tsx adapter.ts ./src/index.ts          or, compiled:   node adapter.js ./dist/index.js
+//
+// One JSON request a line on stdin, one reply a line on stdout; logs go to stderr.
+import { createInterface } from "node:readline";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+/** What the module under test exports (the reference's API, the part the protocol needs). */
+interface Implementation {
+  compile(schemaText: string): { validateJSON(text: string): { path: string; message: string }[] };
+  Registry: new (options?: { timeoutMs?: number }) => RegistryLike;
+  newTool(name: string, description: string, schemaText: string | undefined, fn: (args: string, signal: AbortSignal) => Promise<string>): unknown;
+  ToolError: new (message: string) => Error;
+}
+interface RegistryLike {
+  register(tool: unknown): Error | undefined; // or throws
+  names(): string[];
+  definitions(): { name: string; description: string; parameters: unknown }[];
+  call(call: { id: string; name: string; arguments: string }): Promise<{ callId: string; name: string; content: string; isError: boolean; message(): unknown }>;
+}
+type Behavior = { kind: "echo" } | { kind: "reply" | "fail"; text: string } | { kind: "panic"; value: unknown } | { kind: "sleep"; ms: number; text: string } | { kind: "hang" };
+type Request = { seq: number; cmd: string; [field: string]: any };
+
+const file = process.argv[2];
+if (!file) {
+  process.stderr.write("usage: adapter MODULE (the file that exports compile, Registry, newTool, ToolError)\n");
+  process.exit(2);
+}
+const impl = (await import(pathToFileURL(resolve(file)).href)) as Implementation;
+let registry = new impl.Registry();
+let runs: Record<string, string[]> = {};
+
+/** Resolves after ms, or rejects when the call is cancelled (its timeout). */
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((done, fail) => {
+    const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
+    signal.addEventListener("abort", () => (clearTimeout(timer), fail(new Error("cancelled"))));
+  });
+
+function toolOf(spec: { name: string; description: string; parameters: string | null; behavior: Behavior }): unknown {
+  const b = spec.behavior;
+  return impl.newTool(spec.name, spec.description, spec.parameters ?? undefined, async (args, signal) => {
+    (runs[spec.name] ??= []).push(args);
+    if (b.kind === "echo") return args;
+    if (b.kind === "reply") return b.text;
+    if (b.kind === "fail") throw new impl.ToolError(b.text);
+    if (b.kind === "panic") throw typeof b.value === "string" ? new Error(b.value) : b.value;
+    await sleep(b.kind === "sleep" ? b.ms : Infinity, signal);
+    return b.kind === "sleep" ? b.text : "";
+  });
+}
+
+const refusal = (error: unknown) => ({ ok: false, error: error instanceof Error ? error.message : String(error) });
+
+async function handle(req: Request): Promise<object> {
+  switch (req.cmd) {
+    case "start":
+      return { ready: true, version: 1, implementation: { name: "my-implementation", language: "typescript", version: "0.0.0" }, profiles: ["ag02"], capabilities: ["validate", "registry"] };
+    case "compile":
+      try {
+        impl.compile(req.schema);
+        return { ok: true };
+      } catch (error) {
+        return refusal(error);
+      }
+    case "validate": {
+      let schema;
+      try {
+        schema = impl.compile(req.schema);
+      } catch (error) {
+        return refusal(error);
+      }
+      return { ok: true, errors: schema.validateJSON(req.instance).map((e) => ({ path: e.path, message: e.message })) };
+    }
+    case "registry":
+      registry = new impl.Registry(req.timeoutMs === undefined ? {} : { timeoutMs: req.timeoutMs });
+      return { ok: true };
+    case "register":
+      try {
+        const error = registry.register(toolOf(req.tool));
+        return error ? refusal(error) : { ok: true };
+      } catch (error) {
+        return refusal(error);
+      }
+    case "names":
+      return { names: registry.names() };
+    case "definitions":
+      return { definitions: registry.definitions() };
+    case "call": {
+      runs = {};
+      const r = await registry.call(req.call);
+      return { result: { callId: r.callId, name: r.name, content: r.content, isError: r.isError }, message: r.message(), runs };
+    }
+    case "stop":
+      return { ok: true };
+    default:
+      return { errored: true, message: `unknown command ${JSON.stringify(req.cmd)}` };
+  }
+}
+
+for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+  if (!line.trim()) continue;
+  let req: Request | undefined;
+  let reply: object;
+  try {
+    req = JSON.parse(line) as Request;
+    reply = await handle(req);
+  } catch (error) {
+    reply = { errored: true, message: error instanceof Error ? error.message : String(error) };
+  }
+  process.stdout.write(JSON.stringify({ seq: req?.seq ?? null, ...reply }) + "\n");
+  if (req?.cmd === "stop") break;
+}
+process.stdout.write("", () => process.exit(0));

@@ -1,0 +1,450 @@
+import { existsSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Option, type Command } from "commander";
+import { loadCorpus } from "../../harness/corpus.js";
+import { describeJsts, importJsts } from "../../harness/jsts.js";
+import { diagnose, type Diagnosis, type Fingerprint } from "../../harness/diagnosis.js";
+import { cacheFingerprints, fingerprintOf, mutantFingerprints } from "../../harness/fingerprints.js";
+import type { ReferenceApi } from "../../harness/handler.js";
+import type { ScoreOptions } from "../../harness/outcome.js";
+import { buildReport, readReport, ReportError, writeFileAtomic, writeReport, type Report } from "../../harness/report.js";
+import { formatGradescope, VISIBILITIES, type Visibility } from "../../harness/reporters/gradescope.js";
+import { renderHtml } from "../../harness/reporters/html.js";
+import { renderMarkdown } from "../../harness/reporters/markdown.js";
+import { paintFor, renderTerminal, type Paint } from "../../harness/reporters/terminal.js";
+import { LEVELS, PROFILES, SECTIONS, TIERS, type Level, type ProfileName, type Row, type Section, type Tier } from "../../harness/rows.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, selectRows, type Run } from "../../harness/runner.js";
+import { failingIds, formatPercent, passes, score } from "../../harness/scoring.js";
+import { inProcessSubject } from "../../harness/subjects/in-process.js";
+import { stdioSubject } from "../../harness/subjects/stdio.js";
+import { SubjectError, type Subject } from "../../harness/subjects/subject.js";
+import { loadCatalog, MutantError, type Mutant } from "../../mutants/catalog.js";
+import { loadMutant, readManifest } from "../../mutants/load.js";
+import { EXIT, UsageError } from "../errors.js";
+
+// `tool-conformance score`: scores one subject against the corpus and writes its reports;
+// with no subject, scores the reference and every pitfall mutant (the demo).
+
+export const REPORTERS = ["terminal", "json", "junit", "gradescope", "markdown", "html"] as const;
+export type ReporterName = (typeof REPORTERS)[number];
+
+/** The file each reporter writes under --out. */
+export const REPORT_FILES: Record<Exclude<ReporterName, "terminal">, string> = {
+  json: "report.jsonl",
+  junit: "junit.xml",
+  gradescope: "results.json",
+  markdown: "summary.md",
+  html: "report.html",
+};
+
+interface ScoreFlags {
+  subject?: string;
+  module?: string;
+  label?: string;
+  profile: ProfileName;
+  tier: string[];
+  level: Level;
+  filter: string[];
+  jobs?: string;
+  timeout?: string;
+  reporter: string[];
+  out: string;
+  minScore?: string;
+  baseline?: string;
+  gradescopePer: "section" | "row";
+  gradescopeVisibility?: Visibility;
+  gradescopeStdoutVisibility?: Visibility;
+  gradescopePoints?: string;
+  diagnosis: boolean;
+  progress: boolean;
+  jsts?: string;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
+
+export function register(program: Command): void {
+  program
+    .command("score")
+    .description(
+      "score an implementation against the conformance corpus: per section, tier and level, expected against actual for every failing row, and a diagnosis naming the pitfalls that explain the failures. With no subject: the reference and every pitfall mutant (the demo). Exit 0 pass, 1 below --min-score or regressed against --baseline, 2 usage or config error, 3 the subject could not start",
+    )
+    .argument("[subject]", 'built-in subject: "reference" or "mutant:sNN"')
+    .option("--subject <command>", "a command speaking the stdio protocol (conformance/PROTOCOL.md), run through the shell")
+    .option("--module <path>", "a JavaScript module exporting the reference's API (compile, Registry, newTool, …), loaded in-process")
+    .option("--label <name>", "the subject's name in reports (default: the command, module or built-in name); merge uses it")
+    .addOption(new Option("--profile <profile>", "contract profile").choices(PROFILES).default("ag02"))
+    .option("--tier <tiers>", `tiers to score, repeatable or comma-separated: ${TIERS.join(", ")} (default: all)`, collect, [])
+    .addOption(new Option("--level <level>", "how strictly answers are compared").choices(LEVELS).default("messages"))
+    .option("--filter <glob>", "only rows whose id (or section name) matches; * is any text; repeatable", collect, [])
+    .option("--jobs <n>", "sessions in parallel (default: the number of cores)")
+    .option("--timeout <ms>", "per-request timeout in ms (default 5000 for --subject, 10000 in-process)")
+    .option("--reporter <name>", `output, repeatable: ${REPORTERS.join(", ")} (default: terminal)`, collect, [])
+    .option("--out <dir>", "folder for report files", "reports")
+    .option("--min-score <percent>", "exit 1 when the score is below this percent")
+    .option("--baseline <report>", "a previous report.jsonl: exit 1 when a row that passed there fails now")
+    .addOption(new Option("--gradescope-per <unit>", "one Gradescope test per section or per row").choices(["section", "row"]).default("section"))
+    .addOption(new Option("--gradescope-visibility <when>", "Gradescope test visibility").choices(VISIBILITIES))
+    .addOption(new Option("--gradescope-stdout-visibility <when>", "Gradescope stdout visibility").choices(VISIBILITIES))
+    .option("--gradescope-points <n>", "points the whole run is worth on Gradescope (default 100)")
+    .option("--no-diagnosis", "skip the diagnosis (it runs every mutant in-process when the subject fails rows)")
+    .option("--no-progress", "no progress bar")
+    .option("--jsts <dir>", "also run a JSON-Schema-Test-Suite folder (tests/draft2020-12/*.json): the groups inside the subset, as verdict-level rows")
+    .action(async (positional: string | undefined, flags: ScoreFlags) => {
+      process.exitCode = await scoreCommand(positional, flags);
+    });
+}
+
+async function scoreCommand(positional: string | undefined, flags: ScoreFlags): Promise<number> {
+  const tiers = parseTiers(flags.tier);
+  const jobs = positiveInt(flags.jobs, "--jobs");
+  const timeoutMs = positiveInt(flags.timeout, "--timeout");
+  const minScore = flags.minScore === undefined ? undefined : percentArg(flags.minScore);
+  const points = flags.gradescopePoints === undefined ? undefined : positiveNumber(flags.gradescopePoints, "--gradescope-points");
+  const reporters = parseReporters(flags.reporter);
+  const given = [positional !== undefined, flags.subject !== undefined, flags.module !== undefined].filter(Boolean).length;
+  if (given > 1) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
+  const scoring: ScoreOptions = { level: flags.level, tiers };
+
+  const imported = flags.jsts === undefined ? undefined : importJsts(flags.jsts);
+  if (imported) process.stderr.write(describeJsts(imported) + "\n");
+  const corpus = [...loadCorpus(), ...(imported?.rows ?? [])];
+  const sectionFilters = flags.filter.filter((f) => (SECTIONS as readonly string[]).includes(f)) as Section[];
+  const { rows, unmatched } = selectRows(corpus, { profile: flags.profile, tiers, filters: flags.filter });
+  if (unmatched.length > 0) throw new UsageError(`--filter ${unmatched.map((f) => JSON.stringify(f)).join(", ")} matches no row (ids look like validate/type/integer-3.0; * matches any text)`);
+  if (rows.length === 0) throw new UsageError(`no row of the corpus is selected (profile ${flags.profile}, tiers ${tiers.join(", ")})`);
+
+  if (given === 0) {
+    const unsupported = [
+      ...(reporters.some((r) => r !== "terminal") ? ["--reporter"] : []),
+      ...(minScore !== undefined ? ["--min-score"] : []),
+      ...(flags.baseline !== undefined ? ["--baseline"] : []),
+    ];
+    if (unsupported.length) throw new UsageError(`${unsupported.join(", ")} need a subject (reference, mutant:sNN, --subject COMMAND or --module PATH)`);
+    return demo(rows, { profile: flags.profile, ...scoring, jobs, timeoutMs, filters: flags.filter, corpus });
+  }
+
+  // a baseline that cannot be used should stop the run before it starts
+  const baseline = flags.baseline === undefined ? undefined : readReportOrExplain(flags.baseline);
+  const resolved = await resolveSubject(positional, flags, timeoutMs);
+  const run = await runRows(resolved.subject, rows, {
+    profile: flags.profile,
+    ...scoring,
+    jobs,
+    requestTimeoutMs: resolved.guardMs,
+    progress: flags.progress ? "auto" : false,
+  });
+  const scores = score(run.results, scoring);
+  let diagnosis: Diagnosis = diagnose([], [], []);
+  let diagnosed = true;
+  const failing = failingIds(run.results, scoring);
+  if (failing.length > 0 && flags.diagnosis) {
+    const prints = await mutantFingerprints({ profile: flags.profile, ...scoring, corpus });
+    if (prints.unavailable === undefined) diagnosis = diagnose(failing, rows.map((r) => r.id), prints.fingerprints);
+    else {
+      diagnosed = false;
+      diagnosis = { failing: failing.length, matches: [], unexplained: failing, lines: [`no diagnosis: ${prints.unavailable}`] };
+    }
+  } else if (failing.length > 0) {
+    diagnosed = false;
+    diagnosis = { failing: failing.length, matches: [], unexplained: failing, lines: ["no diagnosis (--no-diagnosis)"] };
+  }
+  if (flags.label) run.label = flags.label;
+  const report = buildReport(run, {
+    profile: flags.profile,
+    ...scoring,
+    filters: { ...(sectionFilters.length ? { sections: sectionFilters } : {}), ...(flags.filter.length ? { ids: flags.filter } : {}) },
+    corpusRows: corpus.filter((r) => !r.profiles || r.profiles.includes(flags.profile)).length,
+    scores,
+    diagnosis,
+    diagnosed,
+  });
+
+  // junit-report-builder and its dependencies load only when asked for
+  const junit = reporters.includes("junit") ? (await import("../../harness/reporters/junit.js")).renderJUnit : undefined;
+  let written: string[];
+  try {
+    written = writeReports(report, reporters, flags, points, junit);
+  } catch (error) {
+    const reason = writeFailure(error);
+    throw new UsageError(`cannot write the reports under --out ${flags.out}: ${reason}`);
+  }
+  const err = paintFor(process.stderr);
+  if (reporters.includes("terminal")) process.stdout.write(renderTerminal(report));
+  for (const file of written) process.stderr.write(`${err("dim", "wrote")} ${file}\n`);
+
+  let code: number = EXIT.ok;
+  const total = report.summary.scores.total;
+  if (minScore !== undefined) {
+    const exact = total.rows === 0 ? 100 : (total.passed / total.rows) * 100;
+    if (exact < minScore) {
+      process.stderr.write(`tool-conformance: score ${formatPercent(total.percent)} is below --min-score ${minScore}%\n`);
+      code = EXIT.failed;
+    } else if (!reporters.includes("terminal")) {
+      process.stderr.write(`score ${formatPercent(total.percent)} (--min-score ${minScore}%: ok)\n`);
+    }
+  }
+  if (baseline) code = Math.max(code, checkBaseline(report, baseline, flags.baseline!, err));
+  return code;
+}
+
+/** The subject to score, and the request guard that suits it. */
+async function resolveSubject(positional: string | undefined, flags: ScoreFlags, timeoutMs: number | undefined): Promise<{ subject: Subject; guardMs: number }> {
+  const inProcessGuard = timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  if (flags.subject !== undefined) {
+    if (flags.subject.trim() === "") throw new UsageError("--subject: the command is empty");
+    const subject = stdioSubject(flags.subject, { timeoutMs });
+    // the stdio subject's own timeout fires first and says more; this guard only backs it up
+    return { subject, guardMs: (timeoutMs ?? 5_000) + 5_000 };
+  }
+  if (flags.module !== undefined) return { subject: await moduleSubject(flags.module), guardMs: inProcessGuard };
+  const name = positional!;
+  if (name === "reference") return { subject: inProcessSubject("reference"), guardMs: inProcessGuard };
+  const match = /^mutant:(s\d{2,})$/.exec(name);
+  if (match) return { subject: await mutantSubject(match[1]!), guardMs: inProcessGuard };
+  throw new UsageError(`unknown subject ${JSON.stringify(name)}: use reference, mutant:sNN (e.g. mutant:s03), --subject "COMMAND" or --module PATH`);
+}
+
+/** The functions createHandler calls: a module without them cannot be scored in-process. */
+const API = ["compile", "Registry", "newTool", "ToolError", "renderPath"] as const;
+
+async function moduleSubject(path: string): Promise<Subject> {
+  const file = resolve(path);
+  if (!existsSync(file)) throw new UsageError(`--module ${path}: no such file`);
+  if (statSync(file).isDirectory()) throw new UsageError(`--module ${path}: is a folder; give the module file (e.g. ${join(path, "index.js")})`);
+  let api: Record<string, unknown>;
+  try {
+    api = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new SubjectError(`--module ${path} could not be loaded: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+  }
+  const missing = API.filter((name) => typeof api[name] !== "function");
+  if (missing.length > 0) throw new SubjectError(`--module ${path} does not export ${missing.join(", ")} (the reference's API, as in dist/index.js)`);
+  return inProcessSubject(`module:${relative(process.cwd(), file) || path}`, api as unknown as ReferenceApi);
+}
+
+async function mutantSubject(id: string): Promise<Subject> {
+  try {
+    const mutant = loadCatalog().find((m) => m.id === id);
+    if (!mutant) throw new UsageError(`there is no mutant ${id} (known: ${loadCatalog().map((m) => m.id).join(", ")})`);
+    return await loadMutant(mutant);
+  } catch (error) {
+    if (error instanceof MutantError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function writeReports(report: Report, reporters: ReporterName[], flags: ScoreFlags, points: number | undefined, renderJUnit?: (report: Report) => string): string[] {
+  const written: string[] = [];
+  for (const reporter of reporters) {
+    if (reporter === "terminal") continue;
+    const file = join(flags.out, REPORT_FILES[reporter]);
+    if (reporter === "json") writeReport(file, report);
+    else if (reporter === "junit") writeFileAtomic(file, renderJUnit!(report));
+    else if (reporter === "markdown") writeFileAtomic(file, renderMarkdown(report));
+    else if (reporter === "html") writeFileAtomic(file, renderHtml(report));
+    else if (reporter === "gradescope") {
+      writeFileAtomic(
+        file,
+        formatGradescope(report, {
+          per: flags.gradescopePer,
+          points,
+          visibility: flags.gradescopeVisibility,
+          stdoutVisibility: flags.gradescopeStdoutVisibility,
+        }),
+      );
+    }
+    written.push(file);
+  }
+  return written;
+}
+
+/** Rows that passed in the baseline and do not pass now: regressions. Prints them; exit code. */
+function checkBaseline(report: Report, baseline: Report, path: string, paint: Paint): number {
+  const before = new Map(baseline.rows.map((row) => [row.id, row]));
+  const b = baseline.header;
+  const h = report.header;
+  if (b.profile !== h.profile || b.level !== h.level || b.tiers.join() !== h.tiers.join()) {
+    process.stderr.write(
+      `tool-conformance: note: the baseline was scored with profile ${b.profile}, level ${b.level}, tiers ${b.tiers.join(",")}; this run uses profile ${h.profile}, level ${h.level}, tiers ${h.tiers.join(",")}\n`,
+    );
+  }
+  const options = { level: h.level, tiers: h.tiers };
+  const regressed = report.rows.filter((row) => {
+    const old = before.get(row.id);
+    return old !== undefined && passes(old, options) && !passes(row, options);
+  });
+  const compared = report.rows.filter((row) => before.has(row.id)).length;
+  if (regressed.length === 0) {
+    process.stderr.write(`baseline ${path}: no regression (${compared} rows compared)\n`);
+    return EXIT.ok;
+  }
+  process.stderr.write(`tool-conformance: ${regressed.length} row${regressed.length === 1 ? "" : "s"} passed in the baseline ${path} and ${regressed.length === 1 ? "fails" : "fail"} now:\n`);
+  for (const row of regressed) process.stderr.write(`  ${paint("red", "✗")} ${row.id} (${row.status}${row.error ? `: ${row.error}` : ""})\n`);
+  return EXIT.failed;
+}
+
+/** Why a report file could not be written, in words. */
+export function writeFailure(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === "EEXIST" || code === "ENOTDIR") return "a file is in the way (it must be a folder)";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "EROFS") return "read-only file system";
+  if (code === "ENOSPC") return "no space left on the device";
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Reads a report for a command; a cut-off or foreign file is a usage error (exit 2). */
+export function readReportOrExplain(path: string): Report {
+  try {
+    return readReport(path);
+  } catch (error) {
+    if (error instanceof ReportError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+// --- the demo -------------------------------------------------------------------------------
+
+interface DemoOptions extends ScoreOptions {
+  profile: ProfileName;
+  corpus: Row[];
+  jobs?: number;
+  timeoutMs?: number;
+  filters: string[];
+}
+
+interface DemoLine {
+  label: string;
+  run: Run;
+  mutant?: Mutant;
+}
+
+/** The reference and every mutant, in-process, at once: a table of scores and diagnoses. */
+async function demo(rows: Row[], options: DemoOptions): Promise<number> {
+  const started = performance.now();
+  let mutants: Mutant[];
+  let subjects: Subject[];
+  try {
+    mutants = loadCatalog();
+    const manifest = readManifest();
+    subjects = await Promise.all(mutants.map((m) => loadMutant(m, undefined, manifest)));
+  } catch (error) {
+    if (error instanceof MutantError) throw new UsageError(`the demo needs the built mutants: ${error.message}`);
+    throw error;
+  }
+  const runOptions = { ...options, jobs: options.jobs ?? 4, requestTimeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, progress: false as const };
+  const all = [inProcessSubject("reference"), ...subjects];
+  const runs = await Promise.all(all.map((subject) => runRows(subject, rows, runOptions)));
+  const lines: DemoLine[] = runs.map((run, i) => ({ label: run.label, run, ...(i > 0 ? { mutant: mutants[i - 1]! } : {}) }));
+  const reference = lines[0]!;
+  const referenceFails = new Set(failingIds(reference.run.results, options));
+  const prints: Fingerprint[] = lines.slice(1).map((line) => fingerprintOf(line.mutant!, failingIds(line.run.results, options).filter((id) => !referenceFails.has(id))));
+  const ran = rows.map((r) => r.id);
+  // the next score of a subject needs these very fingerprints for its diagnosis
+  if (options.filters.length === 0) cacheFingerprints(prints, options);
+
+  const paint = paintFor();
+  const out: string[] = [];
+  const filters = options.filters.length ? ` · filter ${options.filters.join(" ")}` : "";
+  out.push(`${paint("bold", "tool-conformance")} · the reference and ${mutants.length} pitfall mutants against ${rows.length} corpus rows`);
+  out.push(paint("dim", `profile ${options.profile} · level ${options.level} · tiers ${options.tiers.join(", ")}${filters}`));
+  out.push("");
+  const labelWidth = Math.max(...lines.map((l) => l.label.length)) + 2;
+  const sections = SECTIONS.filter((s) => rows.some((r) => r.section === s));
+  out.push(paint("dim", `  ${"subject".padEnd(labelWidth)}${"score".padStart(6)}  ${"failing".padStart(7)}  ${sections.map((s) => SECTION_LETTERS[s]).join(" ")}  diagnosis`));
+  let recognised = 0;
+  const survivors: string[] = [];
+  for (const line of lines) {
+    const scores = score(line.run.results, options);
+    const t = scores.total;
+    const failing = failingIds(line.run.results, options);
+    const errored = line.run.results.some((r) => r.status === "errored");
+    let diagnosisText: string;
+    let diagnosisColor: Parameters<Paint>[0] = "dim";
+    if (!line.mutant) {
+      diagnosisText = failing.length === 0 ? "the oracle: passes every row" : `THE REFERENCE FAILS ${failing.length} ROWS: ${failing.slice(0, 3).join(", ")}`;
+      diagnosisColor = failing.length === 0 ? "green" : "red";
+    } else {
+      const d = diagnose(failing, ran, prints);
+      const top = d.matches[0];
+      if (top && (top.id === line.mutant.id || top.alike.includes(line.mutant.id))) recognised++;
+      if (failing.length === 0) {
+        survivors.push(line.mutant.id);
+        diagnosisText = `survives: no selected row tells it from the reference (pitfall ${line.mutant.pitfall}, ${line.mutant.title})`;
+      } else {
+        diagnosisText = top ? `${[top.id, ...top.alike].join("/")} · pitfall ${top.pitfall}, ${top.title}: ${top.symptom}` : d.lines[0]!;
+        if (d.matches.length > 1) diagnosisText += ` (+${d.matches.length - 1} more)`;
+      }
+      diagnosisColor = top ? "cyan" : "yellow";
+    }
+    const color = t.passed === t.rows ? "green" : t.percent >= 90 ? "yellow" : "red";
+    const cells = sections.map((s) => {
+      const tally = scores.sections[s]?.total;
+      return !tally || tally.passed === tally.rows ? paint("green", "●") : paint("red", "✗");
+    });
+    const count = String(failing.length).padStart(6) + (errored ? paint("magenta", "!") : " ");
+    // on a terminal, one line per subject: the diagnosis is cut to the width left
+    const room = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns - (2 + labelWidth + 6 + 2 + 7 + 2 + sections.length * 2 + 1) : Infinity;
+    if (diagnosisText.length > room && room > 20) diagnosisText = `${diagnosisText.slice(0, room - 1)}…`;
+    out.push(`  ${line.label.padEnd(labelWidth)}${paint(color, formatPercent(t.percent).padStart(6))}  ${count}  ${cells.join(" ")}  ${paint(diagnosisColor, diagnosisText)}`);
+  }
+  out.push("");
+  out.push(paint("dim", `  ${sections.map((s) => `${SECTION_LETTERS[s]} ${s}`).join(" · ")}`));
+  out.push(paint("dim", `  ● every row passes · ✗ some rows fail · ! some rows errored (a crash or a protocol break)`));
+  out.push("");
+  const referenceOk = referenceFails.size === 0;
+  const ms = performance.now() - started;
+  out.push(
+    `${referenceOk ? paint("green", "reference 100%") : paint("red", "the reference fails rows")} · ${recognised} of ${mutants.length} mutants diagnosed as their own pitfall${survivors.length ? paint("yellow", ` · ${survivors.join(", ")} not detected with these settings`) : ""} · ${(ms / 1000).toFixed(2)} s`,
+  );
+  out.push(paint("dim", `next: tool-conformance score --subject "COMMAND" (or --module PATH, reference, mutant:sNN) --reporter html`));
+  process.stdout.write(out.join("\n") + "\n");
+  return referenceOk ? EXIT.ok : EXIT.failed;
+}
+
+/** One letter per section for the demo's columns. */
+const SECTION_LETTERS: Record<Section, string> = {
+  TestHandWorkedExample: "H",
+  TestValidateTable: "V",
+  TestCompileRejectsUnsupported: "C",
+  TestRegisterRules: "R",
+  TestDefinitionsSorted: "D",
+  TestCallNeverPanics: "N",
+};
+
+// --- arguments ------------------------------------------------------------------------------
+
+function parseTiers(values: string[]): Tier[] {
+  if (values.length === 0) return [...TIERS];
+  for (const value of values) {
+    if (!(TIERS as readonly string[]).includes(value)) throw new UsageError(`--tier: ${JSON.stringify(value)} is not a tier (${TIERS.join(", ")})`);
+  }
+  return TIERS.filter((tier) => values.includes(tier));
+}
+
+function parseReporters(values: string[]): ReporterName[] {
+  if (values.length === 0) return ["terminal"];
+  for (const value of values) {
+    if (!(REPORTERS as readonly string[]).includes(value)) throw new UsageError(`--reporter: ${JSON.stringify(value)} is not a reporter (${REPORTERS.join(", ")})`);
+  }
+  return REPORTERS.filter((r) => values.includes(r));
+}
+
+function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a positive whole number`);
+  return Number(value);
+}
+
+function positiveNumber(value: string, flag: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a positive number`);
+  return n;
+}
+
+function percentArg(value: string): number {
+  const n = Number(value.trim().replace(/%$/, ""));
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100) throw new UsageError(`--min-score: ${JSON.stringify(value)} is not a percent between 0 and 100`);
+  return n;
+}

@@ -1,0 +1,195 @@
+import { writeFileSync } from "node:fs";
+import { Option, type Command } from "commander";
+import { CORPUS_DIR, loadCorpus } from "../../harness/corpus.js";
+import { describeJsts, importJsts } from "../../harness/jsts.js";
+import type { Row } from "../../harness/rows.js";
+import {
+  compareValidators,
+  disagreementsOf,
+  tableOf,
+  type Comparison,
+  type RuleDisagreement,
+  type TableLine,
+} from "../../harness/subjects/validators/compare.js";
+
+type Format = "text" | "json" | "markdown";
+
+interface Options {
+  format: Format;
+  jsts?: string;
+  corpus?: string;
+  out?: string;
+}
+
+/** `validators`: the reference and six JSON Schema libraries over the validator rows, side by side. */
+export function register(program: Command): void {
+  program
+    .command("validators")
+    .description("run ajv, @cfworker/json-schema, @hyperjump/json-schema, z-schema, @exodus/schemasafe and jsonschema over the validate and compile rows, and compare them with the reference")
+    .addOption(new Option("--format <format>", "output format").choices(["text", "json", "markdown"]).default("text"))
+    .option("--jsts <dir>", "also run the JSON-Schema-Test-Suite tests found in DIR (tests/draft2020-12/*.json) whose schemas stay in the subset")
+    .option("--corpus <dir>", "the corpus folder", undefined)
+    .option("--out <file>", "write the output to FILE instead of standard output")
+    .action(async (options: Options) => {
+      let rows: Row[] = loadCorpus(options.corpus ?? CORPUS_DIR);
+      let jstsLine: string | undefined;
+      if (options.jsts) {
+        const imported = importJsts(options.jsts);
+        rows = [...rows, ...imported.rows];
+        jstsLine = describeJsts(imported);
+        if (options.out) process.stderr.write(`${jstsLine}\n`);
+      }
+      const started = Date.now();
+      const comparison = await compareValidators(rows);
+      const ms = Date.now() - started;
+      const output =
+        options.format === "json"
+          ? JSON.stringify({ ...jsonOf(comparison), ...(jstsLine ? { jsts: jstsLine } : {}) }, null, 2) + "\n"
+          : options.format === "markdown"
+            ? markdownOf(comparison, jstsLine)
+            : textOf(comparison, ms, jstsLine);
+      if (options.out) writeFileSync(options.out, output);
+      else process.stdout.write(output);
+    });
+}
+
+/** Short column names: "@cfworker/json-schema" is "cfworker", "@exodus/schemasafe" is "schemasafe". */
+function columnsOf(comparison: Comparison): string[] {
+  return comparison.libraries.map(({ name }) => {
+    const [scope, rest] = name.startsWith("@") ? name.slice(1).split("/") : [undefined, name];
+    return scope && rest === "json-schema" ? scope : rest!;
+  });
+}
+
+function cell(agreed: number | undefined, total: number, missing: boolean): string {
+  if (missing) return "n/a";
+  if (agreed === undefined) return "–";
+  return agreed === total ? `${agreed} ✓` : String(agreed);
+}
+
+function tableRows(comparison: Comparison, lines: TableLine[], level: "verdict" | "paths"): string[][] {
+  return lines.map((line) => [
+    line.section === "all" ? "all rows" : line.section,
+    line.tier === "all" ? "" : line.tier,
+    String(line.rows),
+    ...comparison.libraries.map((library, i) => cell(line[level][i], line.rows, library.missing !== undefined)),
+  ]);
+}
+
+function jsonOf(comparison: Comparison) {
+  return {
+    rows: comparison.rows.length,
+    libraries: comparison.libraries.map(({ results, ...library }) => ({
+      ...library,
+      agreed: {
+        verdict: results.filter((r) => r.verdict === "agreed").length,
+        ...(library.level === "paths" && !library.missing ? { paths: results.filter((r) => r.paths === "agreed").length } : {}),
+      },
+      errored: results.filter((r) => r.verdict === "errored").length,
+      results,
+    })),
+    table: tableOf(comparison),
+    disagreements: disagreementsOf(comparison),
+  };
+}
+
+function libraryLines(comparison: Comparison): string[][] {
+  return comparison.libraries.map((library) => [
+    library.label,
+    library.missing ? "not installed" : library.level,
+    library.missing ? `(${library.missing})` : library.note,
+  ]);
+}
+
+function disagreementLines(rule: RuleDisagreement, columns: Map<string, string>, code: (s: string) => string): string[] {
+  return rule.libraries.map((entry) => {
+    const errored = entry.errored > 0 ? `, ${entry.errored} errored` : "";
+    const rows = `${entry.count} row${entry.count === 1 ? "" : "s"}${errored}`;
+    return `${columns.get(entry.name) ?? entry.name} (${entry.level}, ${rows}): e.g. ${code(entry.example.id)}: ${entry.example.detail}`;
+  });
+}
+
+function textOf(comparison: Comparison, ms: number, jstsLine?: string): string {
+  const columns = columnsOf(comparison);
+  const lines = tableOf(comparison);
+  const header = ["section", "tier", "rows", ...columns];
+  const out: string[] = [];
+  out.push(`Alternative validators over ${comparison.rows.length} validate and compile rows (${(ms / 1000).toFixed(1)} s)`);
+  if (jstsLine) out.push(jstsLine);
+  out.push("", ...pad([["library", "compared at", "how"], ...libraryLines(comparison)]));
+  out.push("", "Rows agreed, verdict level (valid or not; accepted or refused):", ...pad([header, ...tableRows(comparison, lines, "verdict")]));
+  out.push("", "Rows agreed, paths level (the ordered error paths; – where the library's locations are lossy):", ...pad([header, ...tableRows(comparison, lines, "paths")]));
+  const names = new Map(comparison.libraries.map((library, i) => [library.name, columns[i]!]));
+  out.push("", "Disagreements by rule (one example each):");
+  for (const rule of disagreementsOf(comparison)) {
+    out.push(`  ${rule.rule} (${rule.rows} row${rule.rows === 1 ? "" : "s"})`);
+    for (const line of disagreementLines(rule, names, (s) => s)) out.push(`    ${line}`);
+  }
+  return out.join("\n") + "\n";
+}
+
+function markdownOf(comparison: Comparison, jstsLine?: string): string {
+  const columns = columnsOf(comparison);
+  const lines = tableOf(comparison);
+  const header = ["section", "tier", "rows", ...columns];
+  const names = new Map(comparison.libraries.map((library, i) => [library.name, columns[i]!]));
+  const out: string[] = [
+    "# Alternative validators against the subset",
+    "",
+    "<!-- generated by `npm run docs:validators` (tool-conformance validators --format markdown --out docs/validators.md); do not edit by hand -->",
+    "",
+    `The reference and six JSON Schema libraries over the corpus's ${comparison.rows.length} validate and compile rows` +
+      (jstsLine ? ` (with ${jstsLine.replace(/^JSON-Schema-Test-Suite: /, "JSON-Schema-Test-Suite tests: ")})` : "") +
+      ". A row is agreed when the library's answer matches the row: at the verdict level (valid or not; accepted or refused), " +
+      "and at the paths level (the ordered error paths) for libraries whose instance locations convert losslessly to `$` paths. " +
+      "Messages are never compared: every library words its own. A library that throws while validating, or crashes compiling, errors the row. " +
+      "Instances reach the libraries through `JSON.parse`, so duplicate keys, lone surrogates, deep nesting and numbers beyond float64 " +
+      "(`1e400`, `9007199254740993`) are read the way JavaScript reads them; see docs/semantics.md for the reference's choices.",
+    "",
+    ...markdownTable([["library", "compared at", "how it is called"], ...libraryLines(comparison)]),
+    "",
+    "## Rows agreed, verdict level",
+    "",
+    ...markdownTable([header, ...tableRows(comparison, lines, "verdict")]),
+    "",
+    "## Rows agreed, paths level",
+    "",
+    "`–`: not compared (the library's instance locations are lossy).",
+    "",
+    ...markdownTable([header, ...tableRows(comparison, lines, "paths")]),
+    "",
+  ];
+  const differences = comparison.rows.filter((row) => row.id.startsWith("validate/differences/"));
+  if (differences.length > 0) {
+    out.push(
+      "## Differences the spec chooses",
+      "",
+      "The differential property (test/differential.property.test.ts) checks that the reference and ajv give the same verdict on " +
+        "generated schemas inside the subset and arguments near their boundaries. It leaves out what the spec decides differently " +
+        "from a JSON.parse-and-ECMA-262 validator; each such difference has a row in conformance/corpus/TestValidateTable/differences.json:",
+      "",
+      ...differences.map((row) => `- \`${row.id}\` (${row.rule}): ${row.why.replaceAll("|", "\\|")}`),
+      "",
+    );
+  }
+  out.push("## Disagreements by rule", "", "Each rule with the libraries that disagree on at least one of its rows, at the verdict level or (verdict right) at the paths level, with one example.", "");
+  for (const rule of disagreementsOf(comparison)) {
+    out.push(`- **${rule.rule}** (${rule.rows} row${rule.rows === 1 ? "" : "s"})`);
+    for (const line of disagreementLines(rule, names, (s) => `\`${s}\``)) out.push(`  - ${line.replaceAll("|", "\\|")}`);
+  }
+  return out.join("\n") + "\n";
+}
+
+function pad(table: string[][]): string[] {
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => [...(row[i] ?? "")].length)));
+  return table.map((row) => "  " + row.map((text, i) => text + " ".repeat(widths[i]! - [...text].length)).join("  ").trimEnd());
+}
+
+function markdownTable(table: string[][]): string[] {
+  const escape = (text: string) => text.replaceAll("|", "\\|");
+  return [
+    `| ${table[0]!.map(escape).join(" | ")} |`,
+    `| ${table[0]!.map(() => "---").join(" | ")} |`,
+    ...table.slice(1).map((row) => `| ${row.map(escape).join(" | ")} |`),
+  ];
+}

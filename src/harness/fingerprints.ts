@@ -1,0 +1,110 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadCatalog, MutantError, type Mutant } from "../mutants/catalog.js";
+import { BUILT_DIR, readManifest } from "../mutants/load.js";
+import { fingerprints as matrixFingerprints } from "../mutants/matrix.js";
+import type { Fingerprint } from "./diagnosis.js";
+import type { ScoreOptions } from "./outcome.js";
+import { writeFileAtomic } from "./report.js";
+import { appliesTo, type ProfileName, type Row } from "./rows.js";
+
+// The mutants' fingerprints for a diagnosis, taken under the run's own profile, level and tiers
+// (src/mutants/matrix.ts runs every mutant in-process). Rows are independent, so a fingerprint
+// over the whole corpus, restricted to the rows a run selected, is the fingerprint of those rows:
+// fingerprints are taken once over the whole corpus and cached next to the built mutants, keyed
+// by everything they depend on (the corpus, the mutants' build, the settings, this tool's code).
+// A grader scoring hundreds of submissions pays for them once.
+
+export interface FingerprintResult {
+  fingerprints: Fingerprint[];
+  /** Why there are none, when there are none (no built mutants, …). */
+  unavailable?: string;
+}
+
+export interface FingerprintOptions extends ScoreOptions {
+  profile: ProfileName;
+  /** The whole corpus (fingerprints are taken over the rows of it that apply to the profile). */
+  corpus: readonly Row[];
+  /** Where the cache lives; default next to the built mutants. null: no cache. */
+  cacheDir?: string | null;
+}
+
+const CACHE_VERSION = 1;
+
+export async function mutantFingerprints(options: FingerprintOptions): Promise<FingerprintResult> {
+  let catalog: Mutant[];
+  let key: string;
+  const rows = options.corpus.filter((row) => appliesTo(row, options.profile));
+  try {
+    catalog = loadCatalog();
+    key = cacheKey(rows, catalog, options);
+  } catch (error) {
+    if (error instanceof MutantError) return { fingerprints: [], unavailable: error.message };
+    throw error;
+  }
+  const dir = options.cacheDir === undefined ? BUILT_DIR : options.cacheDir;
+  const file = dir === null ? undefined : join(dir, `fingerprints-${key}.json`);
+  const cached = file ? readCache(file) : undefined;
+  if (cached) return { fingerprints: cached };
+  try {
+    const map = await matrixFingerprints(rows, { profile: options.profile, level: options.level, tiers: [...options.tiers], catalog });
+    const fingerprints = [...map.values()].map((f) => fingerprintOf(f.mutant, [...f.failing].sort()));
+    if (file) writeCache(file, fingerprints);
+    return { fingerprints };
+  } catch (error) {
+    if (error instanceof MutantError) return { fingerprints: [], unavailable: error.message };
+    throw error;
+  }
+}
+
+/** Stores fingerprints computed elsewhere (the demo takes them anyway) for later runs. */
+export function cacheFingerprints(fingerprints: Fingerprint[], options: FingerprintOptions): void {
+  if (options.cacheDir === null) return;
+  try {
+    const rows = options.corpus.filter((row) => appliesTo(row, options.profile));
+    writeCache(join(options.cacheDir ?? BUILT_DIR, `fingerprints-${cacheKey(rows, loadCatalog(), options)}.json`), fingerprints);
+  } catch {
+    // a cache is optional
+  }
+}
+
+export function fingerprintOf(mutant: Pick<Mutant, "id" | "pitfall" | "title" | "symptom">, rows: readonly string[]): Fingerprint {
+  return { id: mutant.id, pitfall: mutant.pitfall, title: mutant.title, symptom: mutant.symptom, rows };
+}
+
+function cacheKey(rows: readonly Row[], catalog: readonly Mutant[], options: FingerprintOptions): string {
+  const manifest = readManifest();
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify({ v: CACHE_VERSION, profile: options.profile, level: options.level, tiers: [...options.tiers].sort() }));
+  hash.update(JSON.stringify(rows));
+  hash.update(JSON.stringify(catalog.map((m) => [m.id, m.hash, manifest.mutants[m.id]?.hash ?? null])));
+  // the harness that ran them (run-row.js, in-process.js, …) is part of what a fingerprint means
+  for (const file of ["../harness/run-row.js", "../harness/handler.js", "../harness/outcome.js", "../mutants/matrix.js"]) {
+    try {
+      hash.update(readFileSync(new URL(file, import.meta.url)));
+    } catch {
+      hash.update(file);
+    }
+  }
+  return hash.digest("hex").slice(0, 24);
+}
+
+function readCache(file: string): Fingerprint[] | undefined {
+  try {
+    const value = JSON.parse(readFileSync(file, "utf8")) as { version?: number; fingerprints?: Fingerprint[] };
+    if (value.version !== CACHE_VERSION || !Array.isArray(value.fingerprints)) return undefined;
+    const ok = value.fingerprints.every((f) => typeof f.id === "string" && typeof f.title === "string" && typeof f.symptom === "string" && Array.isArray(f.rows));
+    return ok ? value.fingerprints : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCache(file: string, fingerprints: Fingerprint[]): void {
+  try {
+    writeFileAtomic(file, JSON.stringify({ version: CACHE_VERSION, fingerprints }) + "\n");
+  } catch {
+    // a read-only install: no cache, the next run computes them again
+  }
+}

@@ -1,0 +1,116 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadCorpus } from "../src/harness/corpus.js";
+import { diagnose } from "../src/harness/diagnosis.js";
+import { buildReport, formatReport, parseReport, readReport, REPORT_FORMAT, ReportError, writeFileAtomic, writeReport, type Report } from "../src/harness/report.js";
+import { TIERS } from "../src/harness/rows.js";
+import { runRows } from "../src/harness/runner.js";
+import { failingIds, score } from "../src/harness/scoring.js";
+import { loadCatalog } from "../src/mutants/catalog.js";
+import { loadMutant } from "../src/mutants/load.js";
+
+const options = { level: "messages" as const, tiers: [...TIERS] };
+let report: Report;
+let text: string;
+
+beforeAll(async () => {
+  // a mutant that fails a few rows, so the report carries failing checks and a diagnosis
+  const rows = loadCorpus().filter((r) => r.section === "TestValidateTable" && !r.profiles && /length/.test(r.id));
+  const s03 = loadCatalog().find((m) => m.id === "s03")!;
+  const run = await runRows(await loadMutant(s03), rows, { profile: "ag02", ...options, progress: false });
+  const failing = failingIds(run.results, options);
+  report = buildReport(run, {
+    profile: "ag02",
+    ...options,
+    filters: { ids: ["*length*"] },
+    corpusRows: 448,
+    scores: score(run.results, options),
+    diagnosis: diagnose(failing, rows.map((r) => r.id), [{ id: "s03", pitfall: 2, title: "string length in UTF-16 units", symptom: '"héllo" too long for maxLength: 5', rows: failing }]),
+  });
+  text = formatReport(report);
+});
+
+describe("the JSON Lines report", () => {
+  it("is a header, one line per row, a diagnosis, a summary and a footer", () => {
+    const lines = text.trimEnd().split("\n").map((line) => JSON.parse(line) as { kind: string });
+    expect(lines[0]).toMatchObject({ kind: "header", format: REPORT_FORMAT, formatVersion: 1, profile: "ag02", level: "messages", corpus: { rows: 448, selected: report.rows.length } });
+    expect(lines[0]).toMatchObject({ subject: { label: "mutant:s03", implementation: { name: "mutant:s03", language: "typescript" } }, filters: { ids: ["*length*"] } });
+    expect(lines.slice(1, -3).every((line) => line.kind === "row")).toBe(true);
+    expect(lines.slice(-3).map((line) => line.kind)).toEqual(["diagnosis", "summary", "footer"]);
+    expect(lines.at(-1)).toMatchObject({ rows: report.rows.length });
+  });
+
+  it("keeps expected and actual for failing checks only", () => {
+    const failed = report.rows.find((row) => row.status === "failed")!;
+    expect(failed.checks.filter((c) => !c.pass).every((c) => c.expected !== undefined && c.actual !== undefined)).toBe(true);
+    const line = text.split("\n").find((l) => l.includes('"status":"passed"'))!;
+    expect(line).not.toContain('"expected"');
+    expect(failed.levels).toEqual({ verdict: "failed", paths: "failed", messages: "failed" });
+  });
+
+  it("reads back what it wrote", () => {
+    expect(formatReport(parseReport(text))).toBe(text);
+  });
+
+  it("refuses a report cut off anywhere: at a line end, or in the middle of a line", () => {
+    const cuts = new Set<number>();
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {
+      cuts.add(at); // the newline itself is missing
+      cuts.add(at + 1); // cut cleanly after a line
+      cuts.add(Math.max(1, at - 7)); // mid-line
+    }
+    cuts.delete(text.length);
+    expect(cuts.size).toBeGreaterThan(3 * report.rows.length);
+    for (const at of cuts) expect(() => parseReport(text.slice(0, at), "r.jsonl"), `cut at ${at}`).toThrow(ReportError);
+  });
+
+  it("says why a cut-off report is refused, naming the file", () => {
+    const lines = text.split("\n");
+    expect(() => parseReport(lines.slice(0, 5).join("\n") + "\n", "a/report.jsonl")).toThrow("a/report.jsonl: cut off: no footer line after 5 lines; the run or the copy did not finish");
+    expect(() => parseReport(text.slice(0, 300), "r.jsonl")).toThrow("r.jsonl: cut off: the last line (1) is incomplete; the run or the copy did not finish");
+    expect(() => parseReport(text.slice(0, text.indexOf("\n") + 300), "r.jsonl")).toThrow("r.jsonl: cut off: the last line (2) is incomplete; the run or the copy did not finish");
+    // a row line lost in the middle, the footer intact
+    const dropped = [...lines.slice(0, 3), ...lines.slice(4)].join("\n");
+    expect(() => parseReport(dropped, "r.jsonl")).toThrow(`r.jsonl: cut off or edited: the footer counts ${report.rows.length} rows, the file holds ${report.rows.length - 1}`);
+  });
+
+  it("refuses what is not a report", () => {
+    expect(() => parseReport("", "x")).toThrow("x: empty file, not a tool-conformance report");
+    expect(() => parseReport("<testsuites/>\n", "x")).toThrow("x: not a tool-conformance report (the first line is not JSON)");
+    expect(() => parseReport('{"kind":"footer","rows":0}\n', "x")).toThrow("x: not a tool-conformance report (no header line)");
+    const newer = text.replace('"formatVersion":1', '"formatVersion":99');
+    expect(() => parseReport(newer, "x")).toThrow(/newer than this tool reads/);
+  });
+});
+
+describe("writing files atomically", () => {
+  it("writes the whole report under its name and leaves no temporary file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tc-report-"));
+    const path = join(dir, "nested", "report.jsonl");
+    writeReport(path, report);
+    expect(readFileSync(path, "utf8")).toBe(text);
+    expect(readReport(path).rows.length).toBe(report.rows.length);
+    expect(readdirSync(join(dir, "nested"))).toEqual(["report.jsonl"]);
+  });
+
+  it("replaces an older file whole", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tc-report-"));
+    const path = join(dir, "report.jsonl");
+    writeFileSync(path, "x".repeat(10 * text.length));
+    writeReport(path, report);
+    expect(readFileSync(path, "utf8")).toBe(text);
+  });
+
+  it("on failure, leaves neither a partial file under the name nor a temporary file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tc-report-"));
+    const path = join(dir, "report.jsonl");
+    // the final name is taken by a non-empty folder: the rename fails
+    mkdirSync(path);
+    writeFileSync(join(path, "keep"), "");
+    expect(() => writeFileAtomic(path, text)).toThrow();
+    expect(readdirSync(dir)).toEqual(["report.jsonl"]);
+    expect(readdirSync(path)).toEqual(["keep"]);
+  });
+});

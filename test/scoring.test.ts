@@ -1,0 +1,204 @@
+import { describe, expect, it } from "vitest";
+import { loadCorpus } from "../src/harness/corpus.js";
+import type { RowResult } from "../src/harness/outcome.js";
+import type { Body, StartReply } from "../src/harness/protocol.js";
+import type { Row } from "../src/harness/rows.js";
+import { TIERS } from "../src/harness/rows.js";
+import type { Check } from "../src/harness/run-row.js";
+import { ProtocolError } from "../src/harness/run-row.js";
+import { causeOf, globToRegExp, runRows, selectRows } from "../src/harness/runner.js";
+import { failingIds, formatPercent, percentOf, score, statusAt } from "../src/harness/scoring.js";
+import { inProcessSubject } from "../src/harness/subjects/in-process.js";
+import { SubjectError, type Session, type Subject } from "../src/harness/subjects/subject.js";
+
+const all = { level: "messages", tiers: [...TIERS] } as const;
+const options = { ...all, tiers: [...all.tiers] };
+
+const check = (level: Check["level"], tier: Check["tier"], pass: boolean): Check => ({ level, tier, what: level, expected: "e", actual: pass ? "e" : "a", pass });
+
+function result(id: string, section: RowResult["section"], tier: RowResult["tier"], status: RowResult["status"], checks: Check[] = []): RowResult {
+  return { id, section, tier, rule: "r", pitfalls: [], status, checks, ms: 1 };
+}
+
+describe("score", () => {
+  const results: RowResult[] = [
+    result("validate/a", "TestValidateTable", "core", "passed", [check("verdict", "core", true), check("paths", "core", true), check("messages", "catalog", true)]),
+    // right verdict and paths, wrong message text (a catalog message)
+    result("validate/b", "TestValidateTable", "core", "failed", [check("verdict", "core", true), check("paths", "core", true), check("messages", "catalog", false)]),
+    // wrong verdict
+    result("validate/c", "TestValidateTable", "hardening", "failed", [check("verdict", "hardening", false)]),
+    result("call/d", "TestCallNeverPanics", "core", "errored"),
+    result("call/e", "TestCallNeverPanics", "core", "skipped"),
+    result("example/f", "TestHandWorkedExample", "core", "passed", [check("verdict", "core", true)]),
+  ];
+
+  it("counts a row once, errored and not-answerable rows apart from wrong answers, all of them against the score", () => {
+    const s = score(results, options);
+    expect(s.total).toEqual({ rows: 6, passed: 2, failed: 2, errored: 1, skipped: 1, percent: 33.33 });
+  });
+
+  it("scores per section in the seed's order, per tier, and per level", () => {
+    const s = score(results, options);
+    expect(Object.keys(s.sections)).toEqual(["TestHandWorkedExample", "TestValidateTable", "TestCallNeverPanics"]);
+    expect(s.sections.TestValidateTable!.total).toMatchObject({ rows: 3, passed: 1, failed: 2 });
+    expect(s.sections.TestValidateTable!.tiers.core).toMatchObject({ rows: 2, passed: 1 });
+    expect(Object.keys(s.byTier)).toEqual(["core", "hardening"]);
+    expect(s.byLevel.verdict).toMatchObject({ passed: 3, failed: 1, errored: 1, skipped: 1 });
+    expect(s.byLevel.paths).toMatchObject({ passed: 3 });
+    expect(s.byLevel.messages).toMatchObject({ passed: 2 });
+  });
+
+  it("leaves a message check out when its tier is not scored", () => {
+    const coreOnly = { level: "messages" as const, tiers: ["core" as const] };
+    expect(statusAt(results[1]!, coreOnly)).toBe("passed");
+    expect(score(results, coreOnly).total.passed).toBe(3);
+  });
+
+  it("keeps errored and skipped rows so at every level", () => {
+    expect(statusAt(results[3]!, { level: "verdict", tiers: ["core"] })).toBe("errored");
+    expect(statusAt(results[4]!, { level: "verdict", tiers: ["core"] })).toBe("skipped");
+    expect(failingIds(results, { level: "verdict", tiers: ["core"] })).toEqual(["validate/c", "call/d", "call/e"]);
+  });
+
+  it("rounds down: 100% only when every row passed", () => {
+    expect(percentOf(999, 1000)).toBe(99.9);
+    expect(percentOf(9999, 10000)).toBe(99.99);
+    expect(formatPercent(percentOf(9999, 10000))).toBe("99.9%");
+    expect(formatPercent(100)).toBe("100%");
+    expect(formatPercent(97.5)).toBe("97.5%");
+    expect(percentOf(0, 0)).toBe(100);
+  });
+});
+
+describe("row selection", () => {
+  const rows = loadCorpus();
+
+  it("globs: * is any text, slashes included; ? one character; the rest literal", () => {
+    expect(globToRegExp("validate/*").test("validate/type/integer-3.0")).toBe(true);
+    expect(globToRegExp("*integer-3.0").test("validate/type/integer-3.0")).toBe(true);
+    expect(globToRegExp("validate/type/integer-3?0").test("validate/type/integer-3.0")).toBe(true);
+    expect(globToRegExp("validate/type/integer-3.0").test("validate/type/integer-3x0")).toBe(false);
+    expect(globToRegExp("validate").test("validate/type/integer-3.0")).toBe(false);
+  });
+
+  it("takes a section by its name, and says which filters took nothing", () => {
+    const { rows: taken, unmatched } = selectRows(rows, { profile: "ag02", filters: ["TestDefinitionsSorted", "nothing/*"] });
+    expect(taken.length).toBeGreaterThan(0);
+    expect(taken.every((r) => r.section === "TestDefinitionsSorted")).toBe(true);
+    expect(unmatched).toEqual(["nothing/*"]);
+  });
+
+  it("keeps the corpus order and the profile's rows only", () => {
+    const { rows: taken } = selectRows(rows, { profile: "pointer", tiers: ["core"] });
+    const expected = rows.filter((r) => r.tier === "core" && (!r.profiles || r.profiles.includes("pointer")));
+    expect(taken.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+  });
+});
+
+// A subject whose rows misbehave on demand: a delay per row, a throw, a hang, a fatal error.
+function fakeSubject(plan: { delay?: (body: Body) => number; fail?: (body: Body) => unknown; capabilities?: string[] }, opened: Session[] = []): Subject & { recovered: number; closed: number } {
+  const reference = inProcessSubject("fake");
+  const subject = {
+    label: "fake",
+    recovered: 0,
+    closed: 0,
+    async open(profile: string): Promise<Session> {
+      const inner = await reference.open(profile);
+      const hello: StartReply = { ...inner.hello, capabilities: plan.capabilities ?? inner.hello.capabilities };
+      const session: Session = {
+        hello,
+        async send(body) {
+          const ms = plan.delay?.(body) ?? 0;
+          if (ms) await new Promise((resolve) => setTimeout(resolve, ms));
+          const failure = plan.fail?.(body);
+          if (failure === "hang") return new Promise(() => {});
+          if (failure !== undefined) throw failure;
+          return inner.send(body);
+        },
+        async recover() {
+          subject.recovered++;
+        },
+        async close() {
+          subject.closed++;
+        },
+        stderrTail: () => "adapter: something went wrong\n",
+      };
+      opened.push(session);
+      return session;
+    },
+  };
+  return subject;
+}
+
+describe("runner", () => {
+  const rows = loadCorpus().filter((r) => r.section === "TestValidateTable" && !r.profiles).slice(0, 24);
+  const schemaOf = (body: Body) => ("schema" in body ? body.schema : "");
+
+  it("returns results in corpus order whatever order the parallel sessions finish in", async () => {
+    // later rows answer sooner
+    let n = 0;
+    const order = new Map<string, number>();
+    const subject = fakeSubject({
+      delay: (body) => {
+        const key = JSON.stringify(body);
+        if (!order.has(key)) order.set(key, n++);
+        return Math.max(0, 30 - order.get(key)!);
+      },
+    });
+    const run = await runRows(subject, rows, { profile: "ag02", ...options, jobs: 6, progress: false });
+    expect(run.results.map((r) => r.id)).toEqual(rows.map((r) => r.id));
+    expect(run.results.every((r) => r.status === "passed")).toBe(true);
+  });
+
+  it("errors a row whose reply breaks the protocol, keeps its cause and stderr, recovers, and goes on", async () => {
+    const target = rows[3]!;
+    const targetSchema = JSON.stringify((target as Extract<Row, { kind: "validate" }>).schema) ?? "";
+    const subject = fakeSubject({ fail: (body) => (schemaOf(body) === targetSchema ? new ProtocolError('validate reply: "errors" is not an array') : undefined) });
+    const run = await runRows(subject, rows, { profile: "ag02", ...options, jobs: 2, progress: false });
+    const errored = run.results.filter((r) => r.status === "errored");
+    expect(errored.length).toBeGreaterThan(0);
+    expect(errored[0]).toMatchObject({ error: 'validate reply: "errors" is not an array', stderr: "adapter: something went wrong\n" });
+    expect(subject.recovered).toBe(errored.length);
+    expect(run.results.filter((r) => r.status === "passed").length).toBe(rows.length - errored.length);
+  });
+
+  it("errors a row that gets no reply within the guard", async () => {
+    const first = (rows[0] as Extract<Row, { kind: "validate" }>).instance;
+    const subject = fakeSubject({ fail: (body) => ("instance" in body && body.instance === first ? "hang" : undefined) });
+    const run = await runRows(subject, rows.slice(0, 3), { profile: "ag02", ...options, jobs: 1, requestTimeoutMs: 50, progress: false });
+    expect(run.results[0]).toMatchObject({ status: "errored", error: 'no reply to "validate" within 50 ms' });
+    expect(run.results.slice(1).every((r) => r.status === "passed")).toBe(true);
+  });
+
+  it("stops the run on a SubjectError and closes every session", async () => {
+    let calls = 0;
+    const subject = fakeSubject({ fail: () => (++calls === 5 ? new SubjectError("the subject keeps failing: gave up after 20 restarts") : undefined) });
+    await expect(runRows(subject, rows, { profile: "ag02", ...options, jobs: 3, progress: false })).rejects.toThrow(/gave up after 20 restarts/);
+    expect(subject.closed).toBe(3);
+  });
+
+  it("turns a subject that cannot open into a SubjectError", async () => {
+    const subject: Subject = {
+      label: "broken",
+      open: async () => {
+        throw new Error("spawn ENOENT");
+      },
+    };
+    await expect(runRows(subject, rows, { profile: "ag02", ...options, progress: false })).rejects.toThrow(new SubjectError("broken could not start: spawn ENOENT"));
+  });
+
+  it("marks rows needing a capability the subject lacks as not answerable", async () => {
+    const mixed = loadCorpus().filter((r) => r.section === "TestRegisterRules" && !r.profiles).slice(0, 2);
+    const run = await runRows(fakeSubject({ capabilities: ["validate"] }), [...rows.slice(0, 2), ...mixed], { profile: "ag02", ...options, progress: false });
+    expect(run.results.map((r) => r.status)).toEqual(["passed", "passed", "skipped", "skipped"]);
+    expect(run.results[2]!.error).toBe('the subject does not offer the "registry" capability');
+    expect(score(run.results, options).total).toMatchObject({ passed: 2, skipped: 2, percent: 50 });
+  });
+
+  it("describes what an in-process implementation threw in one line", () => {
+    expect(causeOf(new ProtocolError("the reply is not JSON"))).toBe("the reply is not JSON");
+    expect(causeOf(new TypeError("x is undefined\n    at foo (a.js:1:1)"))).toBe("the subject threw TypeError: x is undefined");
+    expect(causeOf({ code: 7 })).toBe('the subject threw {"code":7}');
+    expect(causeOf("boom")).toBe('the subject threw "boom"');
+  });
+});
