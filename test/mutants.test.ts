@@ -59,6 +59,10 @@ describe("the kill matrix", () => {
     });
   }
 
+  it("every row that names a mutant in its pitfalls is failed by that mutant (the tags are honest)", () => {
+    for (const verdict of matrix.mutants) expect(verdict.claimedButPassed, verdict.id).toEqual([]);
+  });
+
   it("counts rows per section and passes overall", () => {
     for (const section of SECTIONS) expect(matrix.rows[section], section).toBeGreaterThan(0);
     expect(matrix.ok).toBe(true);

@@ -66,6 +66,7 @@ export class JsonNumber {
   }
 
   get isZero(): boolean {
+    // Stryker disable next-line ConditionalExpression: skipping the fast path asks the decimal form, which gives the same answer
     if (this.short !== undefined) return this.short === 0;
     return this.digits === "";
   }
@@ -73,6 +74,7 @@ export class JsonNumber {
   /** True when the value has no fractional part, however the literal spells it. */
   get isInteger(): boolean {
     // a plain integer literal: no point, no exponent
+    // Stryker disable next-line ConditionalExpression: skipping the fast path asks the decimal form, which gives the same answer
     if (this.plainInteger) return true;
     return this.isZero || BigInt(this.digits.length) <= this.magnitude;
   }
@@ -85,6 +87,7 @@ export class JsonNumber {
     const sign = (n: JsonNumber) => (n.isZero ? 0 : n.negative ? -1 : 1);
     const a = sign(this);
     const b = sign(other);
+    // Stryker disable next-line ConditionalExpression: when both are zero, a × compareMagnitudes(…) is 0 as well
     if (a !== b || a === 0) return Math.sign(a - b);
     return a * compareMagnitudes(this, other);
   }
@@ -96,7 +99,9 @@ export class JsonNumber {
   /** The value as a JavaScript number, when it is a safe integer; otherwise undefined. */
   toSafeInteger(): number | undefined {
     if (!this.isInteger || this.magnitude > 16n) return undefined;
-    const n = Number(this.digits.padEnd(Number(this.magnitude), "0") || "0") * (this.negative ? -1 : 1);
+    const digits = this.digits.padEnd(Number(this.magnitude), "0");
+    // Stryker disable next-line StringLiteral,ArithmeticOperator: only zero has no digits, and Number("") is 0 too; n × ±1 equals n ÷ ±1
+    const n = Number(digits || "0") * (this.negative ? -1 : 1);
     return Number.isSafeInteger(n) ? n : undefined;
   }
 }
@@ -105,6 +110,7 @@ export class JsonNumber {
 function decompose(literal: string): Decimal {
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
   if (!match) throw new Error(`not a JSON number: ${literal}`);
+  // Stryker disable next-line StringLiteral: the pattern always captures whole, and BigInt("") is 0n like BigInt("0")
   const [, sign, whole = "", fraction = "", exponent = "0"] = match;
   const all = whole + fraction;
   const lead = all.length - all.replace(/^0+/, "").length;
@@ -114,9 +120,13 @@ function decompose(literal: string): Decimal {
 }
 
 function compareMagnitudes(x: JsonNumber, y: JsonNumber): number {
+  // Stryker disable next-line EqualityOperator: the magnitudes differ here, so < and <= agree
   if (x.magnitude !== y.magnitude) return x.magnitude < y.magnitude ? -1 : 1;
+  // Stryker disable MethodExpression,StringLiteral: digits have no trailing zeros, so padding them (to either width, or not at all) never changes their order
   const width = Math.max(x.digits.length, y.digits.length);
   const a = x.digits.padEnd(width, "0");
   const b = y.digits.padEnd(width, "0");
+  // Stryker restore MethodExpression,StringLiteral
+  // Stryker disable next-line EqualityOperator: a and b differ here, so < and <= agree
   return a === b ? 0 : a < b ? -1 : 1;
 }

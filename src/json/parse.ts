@@ -106,6 +106,7 @@ class Parser {
     let out = "";
     let chunk = i;
     for (;;) {
+      // Stryker disable next-line EqualityOperator: at i === text.length charCodeAt is NaN, which matches nothing below, and the next turn throws the same error
       if (i >= text.length) throw this.error(messages.endOfInput());
       const c = text.charCodeAt(i);
       if (c === 0x22) break;
@@ -142,6 +143,7 @@ class Parser {
     const unit = this.hex4(at + 2);
     if (unit >= 0xdc00 && unit <= 0xdfff) throw this.error(messages.loneSurrogate(this.byteOffset(at)));
     if (unit >= 0xd800 && unit <= 0xdbff) {
+      // Stryker disable next-line UnaryOperator: -1 and 1 are both outside the low surrogates, refused alike on the next line
       const low = this.text.startsWith("\\u", at + 6) ? this.hex4(at + 8) : -1;
       if (!(low >= 0xdc00 && low <= 0xdfff)) throw this.error(messages.loneSurrogate(this.byteOffset(at)));
       return [String.fromCharCode(unit, low), at + 12];
@@ -180,10 +182,12 @@ class Parser {
       }
     }
     // anything else ("01", "1.", "1e3", "-", more digits) takes the exact path below, errors included
+    // Stryker disable next-line ConditionalExpression: a "." after the fraction is refused by the exact path and after the fast one alike
     const plain = c !== 0x2e && c !== 0x65 && c !== 0x45;
     const shape = wholeDigits > 0 && (wholeDigits === 1 || text.charCodeAt(first) !== 0x30) && (fractionDigits > 0 || i === first + wholeDigits);
     if (plain && shape && wholeDigits + fractionDigits <= SHORT_DIGITS) {
       const literal = text.slice(this.at, i);
+      // Stryker disable next-line ConditionalExpression: POWERS_OF_TEN[0] is 1, so dividing a plain integer changes nothing
       const magnitude = fractionDigits === 0 ? whole : whole / POWERS_OF_TEN[fractionDigits]!;
       const value = first !== this.at ? -magnitude : magnitude;
       this.at = i;
@@ -198,6 +202,7 @@ class Parser {
     // "1." and "1e" need digits next: report the first character that cannot be one
     const next = this.text[end];
     if (next === "." && !/[.eE]/.test(literal)) this.fail(end + 1);
+    // Stryker disable next-line StringLiteral: past the end there is no sign, whether the fallback text is empty or not
     if ((next === "e" || next === "E") && !/[eE]/.test(literal)) this.fail(/[+-]/.test(this.text[end + 1] ?? "") ? end + 2 : end + 1);
     this.at = end;
     return JsonNumber.fromLiteral(literal);

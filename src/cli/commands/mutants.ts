@@ -46,6 +46,7 @@ export function renderMatrix(matrix: KillMatrix): string {
   for (const f of ref.failing) out.push(`  ${f.id} (${f.status}): ${f.what}`);
   out.push("");
   out.push("failing rows per section; * marks a section the seed says must kill the mutant");
+  out.push(SECTIONS.map((s) => `${SECTION_HEADS[s]} = ${s}`).join(", "));
   const heads = SECTIONS.map((s) => SECTION_HEADS[s]);
   const widths = heads.map((h) => Math.max(h.length, 5));
   const row = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(i === 0 ? 6 : 7) : c.padStart(widths[i - 2]!))).join("  ").trimEnd();

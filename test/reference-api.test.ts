@@ -1,0 +1,189 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  compile,
+  formatPointer,
+  JsonNumber,
+  JsonSyntaxError,
+  newTool,
+  parseJSON,
+  Registry,
+  renderPath,
+  SchemaError,
+  ToolError,
+  type Tool,
+  type ToolDef,
+} from "../src/index.js";
+
+// The reference's TypeScript API where the protocol cannot reach: values a wire
+// message cannot carry (a raw lone surrogate, a non-string name or arguments),
+// tools that are not built with newTool, cancellation, and the error classes.
+// Each case is a rule of the spec (or of docs/semantics.md) seen from the API.
+
+const echo = (name: string, schema?: string) => newTool(name, `the ${name} tool`, schema, (args) => args);
+
+/** A tool that is not a FuncTool: its definition is all the registry sees of its schema. */
+function plainTool(definition: ToolDef, run: Tool["execute"] = (args) => args): Tool {
+  return { definition: () => definition, execute: run };
+}
+
+describe("error classes say what they are", () => {
+  it("JsonSyntaxError, SchemaError and ToolError carry their names (String(error) shows them in logs)", () => {
+    expect(new JsonSyntaxError("x").name).toBe("JsonSyntaxError");
+    expect(new SchemaError("x").name).toBe("SchemaError");
+    expect(new ToolError("x").name).toBe("ToolError");
+    expect(() => compile("{")).toThrow(SchemaError);
+    expect(String(new ToolError("quota exceeded"))).toBe("ToolError: quota exceeded");
+  });
+});
+
+describe("JsonNumber", () => {
+  it("refuses a text that is not exactly one JSON number literal", () => {
+    for (const text of ["x1", "1x", "1.5x", " 1", "", "--1", "1e"]) {
+      expect(() => JsonNumber.fromLiteral(text), text).toThrow(`not a JSON number: ${text}`);
+    }
+  });
+
+  it("toSafeInteger is the exact value when it is a safe integer, else undefined", () => {
+    const safe = (literal: string) => JsonNumber.fromLiteral(literal).toSafeInteger();
+    expect(safe("-12")).toBe(-12);
+    expect(safe("1e2")).toBe(100);
+    expect(safe("120e-1")).toBe(12);
+    expect(safe("0")).toBe(0);
+    expect(safe("1e15")).toBe(1_000_000_000_000_000);
+    expect(safe("2.5")).toBeUndefined();
+    expect(safe("9007199254740993")).toBeUndefined();
+    expect(safe("1e16")).toBeUndefined();
+    // the exponent alone says it is too big: no 10^999999999-digit string is ever built
+    expect(safe("1e999999999")).toBeUndefined();
+  });
+});
+
+describe("the parser's fast path for short numbers", () => {
+  // Literals of at most 15 digits without exponent are read as float64 (exact at that size);
+  // every other literal takes the exact decimal path. Both give the same answers, so only the
+  // choice itself shows that the fast path is taken where it should be, and only there.
+  const shortForm = (literal: string) => {
+    const n = parseJSON(literal) as unknown as { short: number | undefined; plainInteger: boolean };
+    return { short: n.short, plainInteger: n.plainInteger };
+  };
+
+  it("takes plain integers and decimals of up to 15 digits", () => {
+    expect(shortForm("0")).toEqual({ short: 0, plainInteger: true });
+    expect(shortForm("-7")).toEqual({ short: -7, plainInteger: true });
+    expect(shortForm("1234")).toEqual({ short: 1234, plainInteger: true });
+    expect(shortForm("2.5")).toEqual({ short: 2.5, plainInteger: false });
+    expect(shortForm("-0.25")).toEqual({ short: -0.25, plainInteger: false });
+    expect(shortForm("3.0")).toEqual({ short: 3, plainInteger: false });
+    expect(shortForm("123456789012345")).toEqual({ short: 123456789012345, plainInteger: true });
+    expect(shortForm("0.12345678901234")).toEqual({ short: 0.12345678901234, plainInteger: false });
+    expect((parseJSON("[10.75]") as unknown as { short: number }[])[0]!.short).toBe(10.75);
+  });
+
+  it("leaves exponents and longer literals to the exact path", () => {
+    for (const literal of ["1e2", "1.5E3", "0e0", "-2e-1", "1234567890123456", "0.123456789012345", "-1234567890123456"]) {
+      expect(shortForm(literal).short, literal).toBeUndefined();
+    }
+  });
+});
+
+describe("the parser refuses text that is not Unicode (raw lone surrogates)", () => {
+  // the corpus is UTF-8 and the protocol JSON, so neither can carry these: only the API can
+  const refused = (text: string, offset: number) =>
+    expect(() => parseJSON(text), JSON.stringify(text)).toThrow(`invalid JSON: lone surrogate in string at byte ${offset}`);
+
+  it("a raw high surrogate not followed by a low one", () => {
+    refused('"a\uD800b"', 2);
+    refused('"\uDBFF"', 1);
+    refused('"\uD800\uD800\uDC00"', 1);
+  });
+
+  it("a raw low surrogate with no high one before it", () => {
+    refused('"\uDC00"', 1);
+    refused('"ab\uDFFF"', 3);
+    refused('"\uDC00\uDC00"', 1);
+  });
+
+  it("a raw high surrogate followed by a character just past the low ones", () => {
+    refused('"\uD800\uE000"', 1);
+  });
+
+  it("raw surrogate pairs at both ends of the range are one character each", () => {
+    expect(parseJSON('"\uD800\uDC00\uDBFF\uDFFF"')).toBe("\u{10000}\u{10FFFF}");
+    expect(compile('{"maxLength": 2}').validateJSON('"\uD800\uDC00\uDBFF\uDFFF"')).toEqual([]);
+    expect(compile('{"minLength": 3}').validateJSON('"\uD800\uDC00\uDBFF\uDFFF"').map(String)).toEqual(["$: expected at least 3 characters, got 2"]);
+  });
+
+  it("the characters just above the surrogates are ordinary", () => {
+    expect(parseJSON('"\uE000\uFFFF"')).toBe("\uE000\uFFFF");
+  });
+});
+
+describe("Registry.register from the API", () => {
+  it("refuses a name that is not a string", () => {
+    const tool = plainTool({ name: 42 as unknown as string, description: "d", parameters: { type: "object" } });
+    expect(new Registry().register(tool)?.message).toBe('invalid tool name "42": must match ^[A-Za-z0-9_-]{1,64}$');
+  });
+
+  it("a missing description is the empty string", () => {
+    const registry = new Registry();
+    expect(registry.register(plainTool({ name: "t", description: undefined as unknown as string, parameters: { type: "object" } }))).toBeUndefined();
+    expect(registry.definitions()).toEqual([{ name: "t", description: "", parameters: { type: "object" } }]);
+  });
+
+  it("takes a plain Tool's schema from its definition, and a missing one means {\"type\":\"object\"}", () => {
+    const registry = new Registry();
+    const schema = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] };
+    expect(registry.register(plainTool({ name: "with", description: "d", parameters: schema }))).toBeUndefined();
+    expect(registry.register(plainTool({ name: "without", description: "d", parameters: undefined }))).toBeUndefined();
+    expect(registry.definitions().map((d) => d.parameters)).toEqual([schema, { type: "object" }]);
+  });
+
+  it("mustRegister throws the first refusal and returns the registry otherwise", () => {
+    const registry = new Registry();
+    expect(registry.mustRegister(echo("a"), echo("b"))).toBe(registry);
+    expect(() => registry.mustRegister(echo("c"), echo("a"))).toThrow('tool "a" is already registered');
+    expect(registry.names()).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("Registry.call from the API", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("arguments that are missing or not a string are empty, so {}", async () => {
+    const registry = new Registry().mustRegister(echo("echo"));
+    for (const args of [undefined, null]) {
+      const result = await registry.call({ id: "c1", name: "echo", arguments: args as unknown as string });
+      expect(result.message()).toEqual({ role: "tool", tool_call_id: "c1", content: "{}" });
+    }
+  });
+
+  it("a tool that outlives the timeout is cancelled: its signal aborts", async () => {
+    let seen: AbortSignal | undefined;
+    const stuck = newTool("stuck", "never returns", undefined, (_, signal) => {
+      seen = signal;
+      return new Promise<string>(() => {});
+    });
+    const result = await new Registry({ timeoutMs: 20 }).mustRegister(stuck).call({ id: "c1", name: "stuck", arguments: "{}" });
+    expect(result.content).toBe("tool stuck timed out after 20ms");
+    expect(seen?.aborted).toBe(true);
+  });
+
+  it("a call that finished leaves no timer behind (the timeout is cleared)", async () => {
+    vi.useFakeTimers();
+    const registry = new Registry({ timeoutMs: 60_000 }).mustRegister(echo("echo"));
+    const result = await registry.call({ id: "c1", name: "echo", arguments: '{"a":1}' });
+    expect(result.content).toBe('{"a":1}');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe("paths in the pointer profile", () => {
+  it("render as RFC 6901 pointers: ~ as ~0, / as ~1, indexes as numbers", () => {
+    expect(formatPointer([])).toBe("");
+    expect(formatPointer(["a~b", "c/d", 0, "~/"])).toBe("/a~0b/c~1d/0/~0~1");
+    expect(renderPath(["tags", 1], "pointer")).toBe("/tags/1");
+    expect(renderPath(["tags", 1], "dollar")).toBe("$.tags[1]");
+  });
+});
