@@ -1,0 +1,25 @@
+import { fileURLToPath } from "node:url";
+import { bench, describe } from "vitest";
+import { loadCorpus } from "../src/harness/corpus.js";
+import { runRows, selectRows } from "../src/harness/runner.js";
+import { TIERS } from "../src/harness/rows.js";
+import { inProcessSubject } from "../src/harness/subjects/in-process.js";
+import { stdioSubject } from "../src/harness/subjects/stdio.js";
+
+// The whole ag02 corpus through the harness, end to end: in-process, and through the
+// reference's stdio adapter with its process start included (needs `npm run build`).
+// Rows per second = corpus rows / mean time per run.
+
+const { rows } = selectRows(loadCorpus(), { profile: "ag02", tiers: [...TIERS], filters: [] });
+const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const options = { profile: "ag02", level: "messages", tiers: [...TIERS], progress: false } as const;
+
+describe(`the whole corpus (${rows.length} rows, ag02)`, () => {
+  bench("in-process reference", async () => {
+    await runRows(inProcessSubject("reference"), rows, options);
+  }, { iterations: 5, time: 0 });
+
+  bench("stdio reference adapter, process start included", async () => {
+    await runRows(stdioSubject(`node ${JSON.stringify(cli)} adapter`), rows, options);
+  }, { iterations: 5, time: 0 });
+});
