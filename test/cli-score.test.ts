@@ -59,7 +59,9 @@ describe("score: a mutant", () => {
   it("is diagnosed, and every reporter writes its file", { timeout: 60_000 }, () => {
     const out = fresh();
     const { code, stdout, stderr } = cli("score", "mutant:s03", "--reporter", "terminal", "--reporter", "json,junit,gradescope,markdown,html", "--out", out);
-    expect(code).toBe(0);
+    // without --min-score, any row that does not pass fails the run, as a test runner does
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/\d+ of \d+ rows did not pass \(set --min-score to accept a lower score\)/);
     expect(stdout).toContain('your failures match s03 (pitfall 2, string length in UTF-16 units): "héllo" too long for maxLength: 5');
     expect(stdout).toMatch(/failing rows \(\d+\)/);
     for (const file of ["report.jsonl", "junit.xml", "results.json", "summary.md", "report.html"]) {
@@ -74,7 +76,7 @@ describe("score: a mutant", () => {
 
   it("over stdio is diagnosed the same", { timeout: 60_000 }, () => {
     const { code, stdout } = cli("score", "--subject", `${ADAPTER} --mutant s05`, "--filter", "validate/*");
-    expect(code).toBe(0);
+    expect(code).toBe(1);
     expect(stdout).toContain("your failures match s05 (pitfall 4, minimum treated as exclusive)");
   });
 });

@@ -81,7 +81,7 @@ export function register(program: Command): void {
     .option("--timeout <ms>", "per-request timeout in ms (default 5000 for --subject, 10000 in-process)")
     .option("--reporter <name>", `output, repeatable: ${REPORTERS.join(", ")} (default: terminal)`, collect, [])
     .option("--out <dir>", "folder for report files", "reports")
-    .option("--min-score <percent>", "exit 1 when the score is below this percent")
+    .option("--min-score <percent>", "exit 1 when the score is below this percent (default 100: any row that does not pass fails the run; 0 to always exit 0 once scored)")
     .option("--baseline <report>", "a previous report.jsonl: exit 1 when a row that passed there fails now")
     .addOption(new Option("--gradescope-per <unit>", "one Gradescope test per section or per row").choices(["section", "row"]).default("section"))
     .addOption(new Option("--gradescope-visibility <when>", "Gradescope test visibility").choices(VISIBILITIES))
@@ -175,6 +175,11 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
 
   let code: number = EXIT.ok;
   const total = report.summary.scores.total;
+  if (minScore === undefined && total.passed < total.rows) {
+    // like a test runner: without a threshold, any row that does not pass fails the run
+    process.stderr.write(`tool-conformance: ${total.rows - total.passed} of ${total.rows} rows did not pass (set --min-score to accept a lower score)\n`);
+    code = EXIT.failed;
+  }
   if (minScore !== undefined) {
     const exact = total.rows === 0 ? 100 : (total.passed / total.rows) * 100;
     if (exact < minScore) {
