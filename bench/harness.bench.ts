@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { bench, describe } from "vitest";
 import { loadCorpus } from "../src/harness/corpus.js";
-import { runRows, selectRows } from "../src/harness/runner.js";
+import { runRows, selectRows, type RunOptions } from "../src/harness/runner.js";
 import { TIERS } from "../src/harness/rows.js";
 import { inProcessSubject } from "../src/harness/subjects/in-process.js";
 import { stdioSubject } from "../src/harness/subjects/stdio.js";
@@ -12,7 +12,7 @@ import { stdioSubject } from "../src/harness/subjects/stdio.js";
 
 const { rows } = selectRows(loadCorpus(), { profile: "ag02", tiers: [...TIERS], filters: [] });
 const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
-const options = { profile: "ag02", level: "messages", tiers: [...TIERS], progress: false } as const;
+const options: RunOptions = { profile: "ag02", level: "messages", tiers: [...TIERS], progress: false };
 
 describe(`the whole corpus (${rows.length} rows, ag02)`, () => {
   bench("in-process reference", async () => {

@@ -10,10 +10,15 @@ import { SubjectError, type Session, type Subject } from "./subject.js";
  * through the protocol handler, as over stdio.
  */
 export function inProcessSubject(label: string, api: ReferenceApi = reference): Subject {
+  return handlerSubject(label, () => createHandler(api, { name: label, version: "in-process" }));
+}
+
+/** A protocol handler answered in this process; each session gets a fresh one from `makeHandler`. */
+export function handlerSubject(label: string, makeHandler: () => (request: Request) => Promise<Record<string, unknown>>): Subject {
   return {
     label,
     async open(profile) {
-      const handle = createHandler(api, { name: label, version: "in-process" });
+      const handle = makeHandler();
       let seq = 0;
       const send = async (body: object) => handle({ ...body, seq: ++seq } as Request);
       const hello = (await handle({ seq: 0, cmd: "start", version: PROTOCOL_VERSION, profile })) as unknown as StartReply;

@@ -5,7 +5,8 @@ import { renderPath, type Segment } from "../../../schema/path.js";
 import { PACKAGE_ROOT } from "../../corpus.js";
 import type { Request, StartReply, WireError } from "../../protocol.js";
 import { PROTOCOL_VERSION } from "../../protocol.js";
-import { SubjectError, type Session, type Subject } from "../subject.js";
+import { handlerSubject } from "../in-process.js";
+import type { Subject } from "../subject.js";
 
 // Alternative JSON Schema validators as subjects: each library gets a thin adapter
 // (a ValidatorLibrary) and this file turns it into a protocol handler and a Subject.
@@ -172,19 +173,7 @@ export function createValidatorHandler(library: ValidatorLibrary, options: Valid
 
 /** A library loaded in this process, behind the same protocol handler a stdio adapter would use. */
 export function validatorSubject(library: ValidatorLibrary, version = packageVersion(library.name)): Subject {
-  const label = `${library.name}@${version}`;
-  return {
-    label,
-    async open(profile) {
-      const handle = createValidatorHandler(library, { version });
-      let seq = 0;
-      const send = async (body: object) => handle({ ...body, seq: ++seq } as Request);
-      const hello = (await handle({ seq: 0, cmd: "start", version: PROTOCOL_VERSION, profile })) as unknown as StartReply;
-      if (!hello.profiles.includes(profile)) throw new SubjectError(`${label} does not support the ${profile} profile`);
-      const session: Session = { hello, send: send as Session["send"], recover: async () => {}, close: async () => {} };
-      return session;
-    },
-  };
+  return handlerSubject(`${library.name}@${version}`, () => createValidatorHandler(library, { version }));
 }
 
 function messageOf(error: unknown): string {
