@@ -99,4 +99,4 @@ describe("the protocol's message schemas", () => {
 });
 
 // keep the Command type and COMMANDS in step
-const _commands: readonly Command[] = COMMANDS;
+void (COMMANDS satisfies readonly Command[]);

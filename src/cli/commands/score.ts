@@ -4,8 +4,8 @@ import { pathToFileURL } from "node:url";
 import { Option, type Command } from "commander";
 import { loadCorpus } from "../../harness/corpus.js";
 import { describeJsts, importJsts } from "../../harness/jsts.js";
-import { diagnose, type Diagnosis, type Fingerprint } from "../../harness/diagnosis.js";
-import { cacheFingerprints, fingerprintOf, mutantFingerprints } from "../../harness/fingerprints.js";
+import { diagnose, type Diagnosis } from "../../harness/diagnosis.js";
+import { mutantFingerprints } from "../../harness/fingerprints.js";
 import type { ReferenceApi } from "../../harness/handler.js";
 import type { ScoreOptions } from "../../harness/outcome.js";
 import { buildReport, readReport, ReportError, writeFileAtomic, writeReport, type Report } from "../../harness/report.js";
@@ -13,14 +13,15 @@ import { formatGradescope, VISIBILITIES, type Visibility } from "../../harness/r
 import { renderHtml } from "../../harness/reporters/html.js";
 import { renderMarkdown } from "../../harness/reporters/markdown.js";
 import { paintFor, renderTerminal, type Paint } from "../../harness/reporters/terminal.js";
-import { LEVELS, PROFILES, SECTIONS, TIERS, type Level, type ProfileName, type Row, type Section, type Tier } from "../../harness/rows.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, selectRows, type Run } from "../../harness/runner.js";
+import { LEVELS, PROFILES, SECTIONS, TIERS, type Level, type ProfileName, type Section, type Tier } from "../../harness/rows.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, selectRows } from "../../harness/runner.js";
 import { failingIds, formatPercent, passes, score } from "../../harness/scoring.js";
 import { inProcessSubject } from "../../harness/subjects/in-process.js";
 import { stdioSubject } from "../../harness/subjects/stdio.js";
 import { SubjectError, type Subject } from "../../harness/subjects/subject.js";
-import { loadCatalog, MutantError, type Mutant } from "../../mutants/catalog.js";
-import { loadMutant, readManifest } from "../../mutants/load.js";
+import { loadCatalog, MutantError } from "../../mutants/catalog.js";
+import { loadMutant } from "../../mutants/load.js";
+import { demo } from "../demo.js";
 import { EXIT, UsageError } from "../errors.js";
 
 // `tool-conformance score`: scores one subject against the corpus and writes its reports;
@@ -310,113 +311,6 @@ export function readReportOrExplain(path: string): Report {
 }
 
 // --- the demo -------------------------------------------------------------------------------
-
-interface DemoOptions extends ScoreOptions {
-  profile: ProfileName;
-  corpus: Row[];
-  jobs?: number;
-  timeoutMs?: number;
-  filters: string[];
-}
-
-interface DemoLine {
-  label: string;
-  run: Run;
-  mutant?: Mutant;
-}
-
-/** The reference and every mutant, in-process, at once: a table of scores and diagnoses. */
-async function demo(rows: Row[], options: DemoOptions): Promise<number> {
-  const started = performance.now();
-  let mutants: Mutant[];
-  let subjects: Subject[];
-  try {
-    mutants = loadCatalog();
-    const manifest = readManifest();
-    subjects = await Promise.all(mutants.map((m) => loadMutant(m, undefined, manifest)));
-  } catch (error) {
-    if (error instanceof MutantError) throw new UsageError(`the demo needs the built mutants: ${error.message}`);
-    throw error;
-  }
-  const runOptions = { ...options, jobs: options.jobs ?? 4, requestTimeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, progress: false as const };
-  const all = [inProcessSubject("reference"), ...subjects];
-  const runs = await Promise.all(all.map((subject) => runRows(subject, rows, runOptions)));
-  const lines: DemoLine[] = runs.map((run, i) => ({ label: run.label, run, ...(i > 0 ? { mutant: mutants[i - 1]! } : {}) }));
-  const reference = lines[0]!;
-  const referenceFails = new Set(failingIds(reference.run.results, options));
-  const prints: Fingerprint[] = lines.slice(1).map((line) => fingerprintOf(line.mutant!, failingIds(line.run.results, options).filter((id) => !referenceFails.has(id))));
-  const ran = rows.map((r) => r.id);
-  // the next score of a subject needs these very fingerprints for its diagnosis
-  if (options.filters.length === 0) cacheFingerprints(prints, options);
-
-  const paint = paintFor();
-  const out: string[] = [];
-  const filters = options.filters.length ? ` · filter ${options.filters.join(" ")}` : "";
-  out.push(`${paint("bold", "tool-conformance")} · the reference and ${mutants.length} pitfall mutants against ${rows.length} corpus rows`);
-  out.push(paint("dim", `profile ${options.profile} · level ${options.level} · tiers ${options.tiers.join(", ")}${filters}`));
-  out.push("");
-  const labelWidth = Math.max(...lines.map((l) => l.label.length)) + 2;
-  const sections = SECTIONS.filter((s) => rows.some((r) => r.section === s));
-  out.push(paint("dim", `  ${"subject".padEnd(labelWidth)}${"score".padStart(6)}  ${"failing".padStart(7)}  ${sections.map((s) => SECTION_LETTERS[s]).join(" ")}  diagnosis`));
-  let recognised = 0;
-  const survivors: string[] = [];
-  for (const line of lines) {
-    const scores = score(line.run.results, options);
-    const t = scores.total;
-    const failing = failingIds(line.run.results, options);
-    const errored = line.run.results.some((r) => r.status === "errored");
-    let diagnosisText: string;
-    let diagnosisColor: Parameters<Paint>[0] = "dim";
-    if (!line.mutant) {
-      diagnosisText = failing.length === 0 ? "the oracle: passes every row" : `THE REFERENCE FAILS ${failing.length} ROWS: ${failing.slice(0, 3).join(", ")}`;
-      diagnosisColor = failing.length === 0 ? "green" : "red";
-    } else {
-      const d = diagnose(failing, ran, prints);
-      const top = d.matches[0];
-      if (top && (top.id === line.mutant.id || top.alike.includes(line.mutant.id))) recognised++;
-      if (failing.length === 0) {
-        survivors.push(line.mutant.id);
-        diagnosisText = `survives: no selected row tells it from the reference (pitfall ${line.mutant.pitfall}, ${line.mutant.title})`;
-      } else {
-        diagnosisText = top ? `${[top.id, ...top.alike].join("/")} · pitfall ${top.pitfall}, ${top.title}: ${top.symptom}` : d.lines[0]!;
-        if (d.matches.length > 1) diagnosisText += ` (+${d.matches.length - 1} more)`;
-      }
-      diagnosisColor = top ? "cyan" : "yellow";
-    }
-    const color = t.passed === t.rows ? "green" : t.percent >= 90 ? "yellow" : "red";
-    const cells = sections.map((s) => {
-      const tally = scores.sections[s]?.total;
-      return !tally || tally.passed === tally.rows ? paint("green", "●") : paint("red", "✗");
-    });
-    const count = String(failing.length).padStart(6) + (errored ? paint("magenta", "!") : " ");
-    // on a terminal, one line per subject: the diagnosis is cut to the width left
-    const room = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns - (2 + labelWidth + 6 + 2 + 7 + 2 + sections.length * 2 + 1) : Infinity;
-    if (diagnosisText.length > room && room > 20) diagnosisText = `${diagnosisText.slice(0, room - 1)}…`;
-    out.push(`  ${line.label.padEnd(labelWidth)}${paint(color, formatPercent(t.percent).padStart(6))}  ${count}  ${cells.join(" ")}  ${paint(diagnosisColor, diagnosisText)}`);
-  }
-  out.push("");
-  out.push(paint("dim", `  ${sections.map((s) => `${SECTION_LETTERS[s]} ${s}`).join(" · ")}`));
-  out.push(paint("dim", `  ● every row passes · ✗ some rows fail · ! some rows errored (a crash or a protocol break)`));
-  out.push("");
-  const referenceOk = referenceFails.size === 0;
-  const ms = performance.now() - started;
-  out.push(
-    `${referenceOk ? paint("green", "reference 100%") : paint("red", "the reference fails rows")} · ${recognised} of ${mutants.length} mutants diagnosed as their own pitfall${survivors.length ? paint("yellow", ` · ${survivors.join(", ")} not detected with these settings`) : ""} · ${(ms / 1000).toFixed(2)} s`,
-  );
-  out.push(paint("dim", `next: tool-conformance score --subject "COMMAND" (or --module PATH, reference, mutant:sNN) --reporter html`));
-  process.stdout.write(out.join("\n") + "\n");
-  return referenceOk ? EXIT.ok : EXIT.failed;
-}
-
-/** One letter per section for the demo's columns. */
-const SECTION_LETTERS: Record<Section, string> = {
-  TestHandWorkedExample: "H",
-  TestValidateTable: "V",
-  TestCompileRejectsUnsupported: "C",
-  TestRegisterRules: "R",
-  TestDefinitionsSorted: "D",
-  TestCallNeverPanics: "N",
-};
 
 // --- arguments ------------------------------------------------------------------------------
 
