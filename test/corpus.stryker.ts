@@ -1,10 +1,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
 import { CORPUS_DIR } from "../src/harness/corpus.js";
-import { runRow } from "../src/harness/run-row.js";
-import { appliesTo, PROFILES, SECTIONS, type Row } from "../src/harness/rows.js";
-import { inProcessSubject } from "../src/harness/subjects/in-process.js";
+import type { Row } from "../src/harness/rows.js";
+import { describeCorpusAgainstReference } from "./corpus-against-reference.js";
 
 // The corpus against the reference, for Stryker only (vitest.stryker.config.ts).
 // test/corpus.test.ts loads rows with loadCorpus(), which checks every row with the
@@ -23,19 +21,4 @@ function files(dir: string): string[] {
 }
 
 const rows = files(CORPUS_DIR).flatMap((file) => JSON.parse(readFileSync(file, "utf8")) as Row[]);
-const reference = inProcessSubject("reference");
-
-for (const section of SECTIONS) {
-  describe(section, () => {
-    for (const row of rows.filter((r) => r.section === section)) {
-      it(`${row.id}: ${row.why}`, async () => {
-        for (const profile of PROFILES.filter((p) => appliesTo(row, p))) {
-          const session = await reference.open(profile);
-          const checks = await runRow(row, session.send, profile);
-          const failure = checks.find((c) => !c.pass);
-          expect(failure && { profile, what: failure.what, expected: failure.expected, actual: failure.actual }).toBeUndefined();
-        }
-      });
-    }
-  });
-}
+describeCorpusAgainstReference(rows);
