@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCorpus } from "../src/harness/corpus.js";
-import { diagnose } from "../src/harness/diagnosis.js";
+import { diagnose, signatureOf } from "../src/harness/diagnosis.js";
 import { buildReport, formatReport, parseReport, readReport, REPORT_FORMAT, ReportError, writeFileAtomic, writeReport, type Report } from "../src/harness/report.js";
 import { TIERS } from "../src/harness/rows.js";
 import { runRows } from "../src/harness/runner.js";
@@ -27,7 +27,15 @@ beforeAll(async () => {
     filters: { ids: ["*length*"] },
     corpusRows: 448,
     scores: score(run.results, options),
-    diagnosis: diagnose(failing, rows.map((r) => r.id), [{ id: "s03", pitfall: 2, title: "string length in UTF-16 units", symptom: '"héllo" too long for maxLength: 5', rows: failing }]),
+    diagnosis: diagnose(run.results, options, [
+      {
+        id: "s03",
+        pitfall: 2,
+        title: "string length in UTF-16 units",
+        symptom: '"héllo" too long for maxLength: 5',
+        answers: Object.fromEntries(run.results.flatMap((r) => (failing.includes(r.id) ? [[r.id, signatureOf(r, options)!]] : []))),
+      },
+    ]),
   });
   text = formatReport(report);
 });

@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCorpus } from "../src/harness/corpus.js";
-import { diagnose } from "../src/harness/diagnosis.js";
+import { diagnose, signatureOf } from "../src/harness/diagnosis.js";
+import type { RowResult } from "../src/harness/outcome.js";
 import { buildReport, type Report } from "../src/harness/report.js";
 import { renderGradescope } from "../src/harness/reporters/gradescope.js";
 import { renderHtml } from "../src/harness/reporters/html.js";
@@ -10,7 +11,7 @@ import { renderMarkdown } from "../src/harness/reporters/markdown.js";
 import { paintFor, renderTerminal } from "../src/harness/reporters/terminal.js";
 import { SECTIONS, TIERS } from "../src/harness/rows.js";
 import { runRows } from "../src/harness/runner.js";
-import { failingIds, score } from "../src/harness/scoring.js";
+import { score } from "../src/harness/scoring.js";
 import { loadCatalog } from "../src/mutants/catalog.js";
 import { loadMutant } from "../src/mutants/load.js";
 
@@ -38,11 +39,21 @@ beforeAll(async () => {
     filters: {},
     corpusRows: rows.length,
     scores: score(run.results, options),
-    diagnosis: diagnose(failingIds(run.results, options), rows.map((r) => r.id), [
-      { id: "s06", pitfall: 5, title: "required not enforced", symptom: "the tool runs without city, or with a field it ignores", rows: failingIds(run.results, options) },
+    diagnosis: diagnose(run.results, options, [
+      { id: "s06", pitfall: 5, title: "required not enforced", symptom: "the tool runs without city, or with a field it ignores", answers: answersOf(run.results) },
     ]),
   });
 });
+
+/** The run's own failures as a fingerprint (so the diagnosis names it). */
+function answersOf(results: RowResult[]): Record<string, string> {
+  const answers: Record<string, string> = {};
+  for (const result of results) {
+    const signature = signatureOf(result, options);
+    if (signature !== undefined) answers[result.id] = signature;
+  }
+  return answers;
+}
 
 const count = (status: string, section?: string) => report.rows.filter((r) => r.status === status && (!section || r.section === section)).length;
 

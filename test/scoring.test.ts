@@ -41,8 +41,11 @@ describe("score", () => {
     const s = score(results, options);
     expect(Object.keys(s.sections)).toEqual(["TestHandWorkedExample", "TestValidateTable", "TestCallNeverPanics"]);
     expect(s.sections.TestValidateTable!.total).toMatchObject({ rows: 3, passed: 1, failed: 2 });
-    expect(s.sections.TestValidateTable!.tiers.core).toMatchObject({ rows: 2, passed: 1 });
-    expect(Object.keys(s.byTier)).toEqual(["core", "hardening"]);
+    // each tier's tally judges its own checks: b's core checks pass, its catalog wording does not
+    expect(s.sections.TestValidateTable!.tiers.core).toMatchObject({ rows: 2, passed: 2 });
+    expect(s.sections.TestValidateTable!.tiers.catalog).toMatchObject({ rows: 2, passed: 1 });
+    expect(Object.keys(s.byTier)).toEqual(["core", "catalog", "hardening"]);
+    expect(s.byTier.core).toMatchObject({ rows: 5, passed: 3, errored: 1, skipped: 1 });
     expect(s.byLevel.verdict).toMatchObject({ passed: 3, failed: 1, errored: 1, skipped: 1 });
     expect(s.byLevel.paths).toMatchObject({ passed: 3 });
     expect(s.byLevel.messages).toMatchObject({ passed: 2 });
@@ -51,13 +54,15 @@ describe("score", () => {
   it("leaves a message check out when its tier is not scored", () => {
     const coreOnly = { level: "messages" as const, tiers: ["core" as const] };
     expect(statusAt(results[1]!, coreOnly)).toBe("passed");
-    expect(score(results, coreOnly).total.passed).toBe(3);
+    // the hardening row has nothing to check under core: it is not counted at all
+    expect(score(results, coreOnly).total).toMatchObject({ rows: 5, passed: 3 });
   });
 
   it("keeps errored and skipped rows so at every level", () => {
     expect(statusAt(results[3]!, { level: "verdict", tiers: ["core"] })).toBe("errored");
     expect(statusAt(results[4]!, { level: "verdict", tiers: ["core"] })).toBe("skipped");
-    expect(failingIds(results, { level: "verdict", tiers: ["core"] })).toEqual(["validate/c", "call/d", "call/e"]);
+    expect(failingIds(results, { level: "verdict", tiers: ["core"] })).toEqual(["call/d", "call/e"]);
+    expect(failingIds(results, { level: "verdict", tiers: ["core", "hardening"] })).toEqual(["validate/c", "call/d", "call/e"]);
   });
 
   it("rounds down: 100% only when every row passed", () => {

@@ -47,8 +47,8 @@ describe("tool-conformance smoke", () => {
   it("passes the reference adapter (exit 0), one line per step", () => {
     const run = smoke("--subject", ADAPTER);
     expect(run.stderr).toBe("");
-    expect(run.stdout).toMatch(/^ok {4}start {5}reference 0\.1\.0 \(typescript\), protocol 1, profiles ag02, pointer, capabilities validate, registry$/m);
-    for (const step of ["compile", "validate", "registry"]) expect(run.stdout).toMatch(new RegExp(`^ok {4}${step}`, "m"));
+    expect(run.stdout).toMatch(/^ok {4}start {5}reference 0\.1\.0 \(typescript\), protocol 1, profiles ag02, pointer, capabilities validate, registry, concurrency$/m);
+    for (const step of ["compile", "validate", "registry", "parallel"]) expect(run.stdout).toMatch(new RegExp(`^ok {4}${step}`, "m"));
     expect(run.stdout).toMatch(/^smoke: ok: the subject speaks protocol 1 \(\d+ ms\)$/m);
     expect(run.status).toBe(0);
   });

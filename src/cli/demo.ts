@@ -1,5 +1,4 @@
-import { diagnose, type Fingerprint } from "../harness/diagnosis.js";
-import { cacheFingerprints, fingerprintOf } from "../harness/fingerprints.js";
+import { diagnose, pitfallLabel, signatureOf, type Fingerprint } from "../harness/diagnosis.js";
 import type { ScoreOptions } from "../harness/outcome.js";
 import { paintFor, type Paint } from "../harness/reporters/terminal.js";
 import { SECTIONS, type ProfileName, type Row, type Section } from "../harness/rows.js";
@@ -8,6 +7,7 @@ import { failingIds, formatPercent, score } from "../harness/scoring.js";
 import { inProcessSubject } from "../harness/subjects/in-process.js";
 import type { Subject } from "../harness/subjects/subject.js";
 import { loadCatalog, MutantError, type Mutant } from "../mutants/catalog.js";
+import { cacheFingerprints } from "../mutants/fingerprints.js";
 import { loadMutant, readManifest } from "../mutants/load.js";
 import { EXIT, UsageError } from "./errors.js";
 
@@ -47,8 +47,15 @@ export async function demo(rows: Row[], options: DemoOptions): Promise<number> {
   const lines: DemoLine[] = runs.map((run, i) => ({ label: run.label, run, ...(i > 0 ? { mutant: mutants[i - 1]! } : {}) }));
   const reference = lines[0]!;
   const referenceFails = new Set(failingIds(reference.run.results, options));
-  const prints: Fingerprint[] = lines.slice(1).map((line) => fingerprintOf(line.mutant!, failingIds(line.run.results, options).filter((id) => !referenceFails.has(id))));
-  const ran = rows.map((r) => r.id);
+  const prints: Fingerprint[] = lines.slice(1).map((line) => {
+    const { id, pitfall, title, symptom } = line.mutant!;
+    const answers: Record<string, string> = {};
+    for (const result of line.run.results) {
+      const signature = referenceFails.has(result.id) ? undefined : signatureOf(result, options);
+      if (signature !== undefined) answers[result.id] = signature;
+    }
+    return { id, pitfall, title, symptom, answers };
+  });
   // the next score of a subject needs these very fingerprints for its diagnosis
   if (options.filters.length === 0) cacheFingerprints(prints, options);
 
@@ -74,14 +81,14 @@ export async function demo(rows: Row[], options: DemoOptions): Promise<number> {
       diagnosisText = failing.length === 0 ? "the oracle: passes every row" : `THE REFERENCE FAILS ${failing.length} ROWS: ${failing.slice(0, 3).join(", ")}`;
       diagnosisColor = failing.length === 0 ? "green" : "red";
     } else {
-      const d = diagnose(failing, ran, prints);
+      const d = diagnose(line.run.results, options, prints);
       const top = d.matches[0];
       if (top && (top.id === line.mutant.id || top.alike.includes(line.mutant.id))) recognised++;
       if (failing.length === 0) {
         survivors.push(line.mutant.id);
-        diagnosisText = `survives: no selected row tells it from the reference (pitfall ${line.mutant.pitfall}, ${line.mutant.title})`;
+        diagnosisText = `survives: no selected row tells it from the reference (${pitfallLabel(line.mutant.pitfall)}, ${line.mutant.title})`;
       } else {
-        diagnosisText = top ? `${[top.id, ...top.alike].join("/")} · pitfall ${top.pitfall}, ${top.title}: ${top.symptom}` : d.lines[0]!;
+        diagnosisText = top ? `${[top.id, ...top.alike].join("/")} · ${pitfallLabel(top.pitfall)}, ${top.title}: ${top.symptom}` : d.lines[0]!;
         if (d.matches.length > 1) diagnosisText += ` (+${d.matches.length - 1} more)`;
       }
       diagnosisColor = top ? "cyan" : "yellow";

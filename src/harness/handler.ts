@@ -1,5 +1,5 @@
 import type * as Reference from "../index.js";
-import type { Behavior, Request, StartReply, ToolSpec } from "./protocol.js";
+import type { Behavior, ConcurrentBody, Request, StartReply, ToolSpec } from "./protocol.js";
 import { PROTOCOL_VERSION } from "./protocol.js";
 import { compareErrors } from "../schema/path.js";
 
@@ -26,6 +26,32 @@ export function createHandler(api: ReferenceApi, options: HandlerOptions) {
       return perform(spec.behavior, args, signal, api.ToolError);
     });
 
+  /** A registry request's reply, without runs; a Call that throws is answered `threw`, as the protocol says. */
+  const registryRequest = async (request: ConcurrentBody): Promise<Record<string, unknown>> => {
+    switch (request.cmd) {
+      case "register": {
+        const error = registry.register(toolOf(request.tool), { override: request.override });
+        return error ? { ok: false, error: error.message } : { ok: true };
+      }
+      case "names":
+        return { names: registry.names() };
+      case "definitions":
+        return { definitions: registry.definitions() };
+      case "call": {
+        let result: Reference.Result;
+        try {
+          result = await registry.call(request.call);
+        } catch (thrown) {
+          return { threw: errorText(thrown) };
+        }
+        return {
+          result: { callId: result.callId, name: result.name, content: result.content, isError: result.isError },
+          message: result.message(),
+        };
+      }
+    }
+  };
+
   return async function handle(request: Request): Promise<Record<string, unknown>> {
     switch (request.cmd) {
       case "start": {
@@ -35,7 +61,7 @@ export function createHandler(api: ReferenceApi, options: HandlerOptions) {
           version: PROTOCOL_VERSION,
           implementation: { name: options.name, language: "typescript", version: options.version },
           profiles: ["ag02", "pointer"],
-          capabilities: ["validate", "registry"],
+          capabilities: ["validate", "registry", "concurrency"],
         };
         return { ...reply };
       }
@@ -63,22 +89,18 @@ export function createHandler(api: ReferenceApi, options: HandlerOptions) {
         registry = new api.Registry({ timeoutMs: request.timeoutMs, profile });
         runs = {};
         return { ok: true };
-      case "register": {
-        const error = registry.register(toolOf(request.tool), { override: request.override });
-        return error ? { ok: false, error: error.message } : { ok: true };
-      }
+      case "register":
       case "names":
-        return { names: registry.names() };
       case "definitions":
-        return { definitions: registry.definitions() };
-      case "call": {
+        return registryRequest(request);
+      case "call":
         runs = {};
-        const result = await registry.call(request.call);
-        return {
-          result: { callId: result.callId, name: result.name, content: result.content, isError: result.isError },
-          message: result.message(),
-          runs,
-        };
+        return { ...(await registryRequest(request)), runs };
+      case "concurrently": {
+        runs = {};
+        // every request started before any is awaited: interleaved as a real agent loop would
+        const replies = await Promise.all(request.requests.map((body) => registryRequest(body)));
+        return { replies, runs };
       }
       case "stop":
         return { ok: true };

@@ -1,5 +1,5 @@
 import type { Check } from "./run-row.js";
-import { LEVELS, type Level, type Row, type Section, type Tier } from "./rows.js";
+import { LEVELS, messageTierOf, TIERS, type Level, type Row, type Section, type Tier } from "./rows.js";
 
 export type Status = "passed" | "failed" | "errored" | "skipped";
 
@@ -8,6 +8,8 @@ export interface RowResult {
   id: string;
   section: Section;
   tier: Tier;
+  /** The tier of the row's exact-text checks, when it is not the row's own tier. */
+  messageTier?: Tier;
   rule: string;
   pitfalls: string[];
   status: Status;
@@ -25,10 +27,25 @@ export interface ScoreOptions {
   tiers: Tier[];
 }
 
-/** Whether a check counts: at or below the chosen level, and (for message texts) of a chosen tier. */
+/**
+ * Whether a check counts: at or below the chosen level, and of a chosen tier. Every check has a
+ * tier of its own (a core row's exact-text check is usually catalog: the spec leaves the wording
+ * open), so a core score counts only what the spec fixes.
+ */
 export function isActive(check: Check, options: ScoreOptions): boolean {
   if (LEVELS.indexOf(check.level) > LEVELS.indexOf(options.level)) return false;
-  return check.level !== "messages" || options.tiers.includes(check.tier);
+  return options.tiers.includes(check.tier);
+}
+
+/**
+ * The tiers a row is scored under: those of its checks that count. A row with no checks (errored,
+ * skipped) is scored under its own tier, or its exact-text checks' when only those were selected.
+ */
+export function tiersOfRow(row: Pick<RowResult, "tier" | "messageTier" | "checks">, options: ScoreOptions): Tier[] {
+  const levelled = row.checks.filter((check) => LEVELS.indexOf(check.level) <= LEVELS.indexOf(options.level));
+  const present = levelled.length > 0 ? levelled.map((check) => check.tier) : [row.tier, ...(options.level === "messages" && row.messageTier ? [row.messageTier] : [])];
+  const tiers = TIERS.filter((tier) => options.tiers.includes(tier) && present.includes(tier));
+  return levelled.length > 0 || tiers.length === 0 ? tiers : tiers.slice(0, 1);
 }
 
 export function statusOf(checks: Check[], options: ScoreOptions): Status {
@@ -45,6 +62,7 @@ export function resultOf(row: Row, status: Status, checks: Check[], ms: number, 
     id: row.id,
     section: row.section,
     tier: row.tier,
+    ...(messageTierOf(row) !== row.tier ? { messageTier: messageTierOf(row) } : {}),
     rule: row.rule,
     pitfalls: row.pitfalls,
     status,

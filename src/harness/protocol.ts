@@ -29,7 +29,15 @@ export type Request =
   | { seq: number; cmd: "names" }
   | { seq: number; cmd: "definitions" }
   | { seq: number; cmd: "call"; call: { id: string; name: string; arguments: string } }
+  | { seq: number; cmd: "concurrently"; requests: ConcurrentBody[] }
   | { seq: number; cmd: "stop" };
+
+/** The requests a `concurrently` batch may hold, without seq. */
+export type ConcurrentBody =
+  | { cmd: "register"; tool: ToolSpec; override?: boolean }
+  | { cmd: "names" }
+  | { cmd: "definitions" }
+  | { cmd: "call"; call: { id: string; name: string; arguments: string } };
 
 export type Command = Request["cmd"];
 /** A request before the transport stamps its seq. */
@@ -46,7 +54,7 @@ export interface StartReply {
   version: number;
   implementation: Implementation;
   profiles: string[];
-  /** "validate" (compile and validate) and/or "registry" (registry, register, names, definitions, call). */
+  /** "validate" (compile and validate), "registry" (registry, register, names, definitions, call), "concurrency" (concurrently). */
   capabilities: string[];
 }
 
@@ -64,10 +72,20 @@ export interface NamesReply {
 export interface DefinitionsReply {
   definitions: { name: string; description: string; parameters: unknown }[];
 }
-export interface CallReply {
-  result: { callId: string; name: string; content: string; isError: boolean };
-  message: { role: string; tool_call_id: string; content: string };
-  /** The argument texts each tool ran with during this call. */
+export type CallReply =
+  | {
+      result: { callId: string; name: string; content: string; isError: boolean };
+      message: { role: string; tool_call_id: string; content: string };
+      /** The argument texts each tool ran with during this call. */
+      runs: Record<string, string[]>;
+    }
+  /** Call itself panicked or threw this instead of returning a Result: an answer, and a wrong one. */
+  | { threw: string };
+
+export interface ConcurrentlyReply {
+  /** One reply per request, in request order, without seq. */
+  replies: Record<string, unknown>[];
+  /** Every tool run during the batch, per tool, in any order. */
   runs: Record<string, string[]>;
 }
 

@@ -4,9 +4,10 @@ import { PACKAGE_ROOT } from "./corpus.js";
 import type { Diagnosis } from "./diagnosis.js";
 import type { RowResult, ScoreOptions, Status } from "./outcome.js";
 import type { Implementation } from "./protocol.js";
-import { LEVELS, type Level, type ProfileName, type Section, type Tier } from "./rows.js";
+import { instanceTextOf, LEVELS, schemaTextOf, type Level, type ProfileName, type Row, type Section, type SimpleStep, type Step, type Tier } from "./rows.js";
 import type { Run } from "./runner.js";
-import { statusAt, type Scores } from "./scoring.js";
+import { clipText, shellQuote } from "./reporters/text.js";
+import { score, statusAt, type Scores } from "./scoring.js";
 
 // The report of one scoring run, as JSON Lines:
 //

@@ -68,7 +68,7 @@ export interface ToolRow {
   behavior: Behavior;
 }
 
-export type Step =
+export type SimpleStep =
   | { op: "register"; tool: ToolRow; override?: boolean; expect: { ok: true } | { ok: false; error?: string } }
   | { op: "names"; expect: string[] }
   | { op: "definitions"; expect: { name: string; description: string; parameters: unknown }[] }
@@ -77,6 +77,11 @@ export type Step =
       call: { id: string; name: string; arguments: string };
       expect: { isError: boolean; runs: string[]; content?: string; contentIncludes?: string[]; contentExcludes?: string[] };
     };
+
+/** Steps run all at once on one registry (the spec: "safe for concurrent use"). */
+export type ConcurrentStep = { op: "concurrently"; steps: SimpleStep[] };
+
+export type Step = SimpleStep | ConcurrentStep;
 
 export interface RegistryRow extends RowBase {
   kind: "registry";

@@ -1,7 +1,7 @@
 import { compareCodePoints } from "../json/value.js";
 import { ERROR_PREFIX } from "../schema/messages.js";
 import { renderPath } from "../schema/path.js";
-import type { Send } from "./protocol.js";
+import type { ConcurrentBody, Send } from "./protocol.js";
 import {
   instanceTextOf,
   messageTierOf,
@@ -11,6 +11,7 @@ import {
   type ProfileName,
   type RegistryRow,
   type Row,
+  type SimpleStep,
   type Step,
   type Tier,
   type ValidateRow,
@@ -24,6 +25,8 @@ export interface Check {
   expected: unknown;
   actual: unknown;
   pass: boolean;
+  /** Words for a reader beside expected and actual (what a Call threw); never compared. */
+  note?: string;
 }
 
 /** A subject's reply that breaks the protocol: the row is errored, not failed. */
@@ -90,51 +93,99 @@ async function runRegistry(row: RegistryRow, send: Send): Promise<Check[]> {
 }
 
 async function runStep(row: RegistryRow, step: Step, n: number, send: Send): Promise<Check[]> {
+  if (step.op === "concurrently") return runConcurrently(row, step.steps, n, send);
+  const reply = await send(requestOf(step));
+  const runs = step.op === "call" && typeof reply.threw !== "string" ? objectField(reply, "runs", "call") : undefined;
+  return stepChecks(row, step, `step ${n}`, reply, runs);
+}
+
+/** The protocol request a step makes. */
+function requestOf(step: SimpleStep): ConcurrentBody {
   switch (step.op) {
     case "register": {
       const tool = step.tool;
       const parameters = tool.parametersText ?? (tool.parameters === undefined || tool.parameters === null ? null : JSON.stringify(tool.parameters));
-      const reply = await send({
-        cmd: "register",
-        tool: { name: tool.name, description: tool.description, parameters, behavior: tool.behavior },
-        ...(step.override ? { override: true } : {}),
-      });
-      return outcomeChecks(row, `step ${n}: register ${JSON.stringify(tool.name)}`, step.expect, reply);
+      return { cmd: "register", tool: { name: tool.name, description: tool.description, parameters, behavior: tool.behavior }, ...(step.override ? { override: true } : {}) };
     }
-    case "names": {
-      const names = arrayField(await send({ cmd: "names" }), "names", "names");
-      return [check("verdict", row.tier, `step ${n}: names`, step.expect, names)];
-    }
-    case "definitions": {
-      const definitions = arrayField(await send({ cmd: "definitions" }), "definitions", "definitions");
-      return [check("verdict", row.tier, `step ${n}: definitions`, step.expect, definitions, sameJson)];
-    }
+    case "names":
+      return { cmd: "names" };
+    case "definitions":
+      return { cmd: "definitions" };
     case "call":
-      return callChecks(row, step, n, await send({ cmd: "call", call: step.call }));
+      return { cmd: "call", call: step.call };
   }
 }
 
-function callChecks(row: RegistryRow, step: Extract<Step, { op: "call" }>, n: number, reply: Record<string, unknown>): Check[] {
+/**
+ * The checks of one step's reply. `runs` is the call's own record of tool runs; inside a batch
+ * it is undefined and the runs are checked for the batch as a whole.
+ */
+function stepChecks(row: RegistryRow, step: SimpleStep, label: string, reply: Record<string, unknown>, runs: unknown): Check[] {
+  switch (step.op) {
+    case "register":
+      return outcomeChecks(row, `${label}: register ${JSON.stringify(step.tool.name)}`, step.expect, reply);
+    case "names":
+      return [check("verdict", row.tier, `${label}: names`, step.expect, arrayField(reply, "names", "names"))];
+    case "definitions":
+      return [check("verdict", row.tier, `${label}: definitions`, step.expect, arrayField(reply, "definitions", "definitions"), sameJson)];
+    case "call":
+      return callChecks(row, step, label, reply, runs);
+  }
+}
+
+/** A batch: every step's request sent at once, each reply checked as alone, the tool runs checked together. */
+async function runConcurrently(row: RegistryRow, steps: SimpleStep[], n: number, send: Send): Promise<Check[]> {
+  const reply = await send({ cmd: "concurrently", requests: steps.map(requestOf) });
+  const replies = arrayField(reply, "replies", "concurrently");
+  if (replies.length !== steps.length) throw new ProtocolError(`concurrently reply: ${replies.length} replies to ${steps.length} requests`);
+  const checks = steps.flatMap((step, i) => {
+    const sub = replies[i];
+    if (typeof sub !== "object" || sub === null || Array.isArray(sub)) throw new ProtocolError(`concurrently reply: reply ${i + 1} is not an object`);
+    return stepChecks(row, step, `step ${n}.${i + 1}`, sub as Record<string, unknown>, undefined);
+  });
+  const expected: Record<string, string[]> = {};
+  for (const step of steps) if (step.op === "call" && step.expect.runs.length > 0) (expected[step.call.name] ??= []).push(...step.expect.runs);
+  const runs = objectField(reply, "runs", "concurrently");
+  const actual: Record<string, string[]> = {};
+  for (const [name, list] of Object.entries(runs)) {
+    if (!Array.isArray(list) || list.some((item) => typeof item !== "string")) throw new ProtocolError(`concurrently reply: runs of ${JSON.stringify(name)} is not an array of strings`);
+    if (list.length > 0) actual[name] = [...(list as string[])].sort(compareCodePoints);
+  }
+  for (const list of Object.values(expected)) list.sort(compareCodePoints);
+  checks.push(check("verdict", row.tier, `step ${n}: every tool ran once per valid call, with its arguments`, expected, actual, sameJson));
+  return checks;
+}
+
+function callChecks(row: RegistryRow, step: Extract<SimpleStep, { op: "call" }>, stepLabel: string, reply: Record<string, unknown>, runs: unknown): Check[] {
+  const { call, expect } = step;
+  const label = `${stepLabel}: call ${JSON.stringify(call.name)}`;
+  if (typeof reply.threw === "string") {
+    // Call itself panicked or threw: an answer, and the spec's "Call never panics" says it is wrong
+    const threw = check("verdict", row.tier, `${label}: Call returns a Result`, "a Result", "Call panicked or threw instead");
+    return [{ ...threw, note: `it threw ${reply.threw.length > 300 ? `${reply.threw.slice(0, 299)}…` : reply.threw}` }];
+  }
   const result = objectField(reply, "result", "call");
   const message = objectField(reply, "message", "call");
-  const runs = objectField(reply, "runs", "call");
   const content = stringField(message, "content", "call message");
   const isError = result.isError;
   if (typeof isError !== "boolean") throw new ProtocolError('call reply: result has no boolean "isError"');
-  const { call, expect } = step;
-  const label = `step ${n}: call ${JSON.stringify(call.name)}`;
 
   // the verdict: failed or not, told apart by the prefix, the call answered, the tool run as often as it should
-  const otherRuns = Object.entries(runs).filter(([name, list]) => name !== call.name && Array.isArray(list) && list.length > 0);
-  const observed = {
+  const observed: Record<string, unknown> = {
     isError,
     prefixed: content.startsWith(ERROR_PREFIX),
     answers: message.role === "tool" && message.tool_call_id === call.id && result.callId === call.id,
     consistent: content === (isError ? ERROR_PREFIX : "") + String(result.content),
-    runs: runs[call.name] ?? [],
-    otherToolsRan: otherRuns.map(([name]) => name),
   };
-  const wanted = { isError: expect.isError, prefixed: expect.isError, answers: true, consistent: true, runs: expect.runs, otherToolsRan: [] };
+  const wanted: Record<string, unknown> = { isError: expect.isError, prefixed: expect.isError, answers: true, consistent: true };
+  if (runs !== undefined) {
+    if (typeof runs !== "object" || runs === null || Array.isArray(runs)) throw new ProtocolError('call reply: "runs" is not an object');
+    const record = runs as Record<string, unknown>;
+    observed.runs = record[call.name] ?? [];
+    observed.otherToolsRan = Object.entries(record).filter(([name, list]) => name !== call.name && Array.isArray(list) && list.length > 0).map(([name]) => name);
+    wanted.runs = expect.runs;
+    wanted.otherToolsRan = [];
+  }
   const checks = [check("verdict", row.tier, `${label}: outcome`, wanted, observed, sameJson)];
 
   const includes = expect.contentIncludes ?? [];

@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import cliProgress from "cli-progress";
 import { resultOf, statusOf, type RowResult, type ScoreOptions } from "./outcome.js";
 import type { Send, StartReply } from "./protocol.js";
-import { appliesTo, type ProfileName, type Row, type Section, type Tier } from "./rows.js";
+import { appliesTo, messageTierOf, type Level, type ProfileName, type Row, type Section, type Tier } from "./rows.js";
 import { ProtocolError, runRow } from "./run-row.js";
 import { SubjectError, type Session, type Subject } from "./subjects/subject.js";
 
@@ -13,8 +13,10 @@ import { SubjectError, type Session, type Subject } from "./subjects/subject.js"
 /** Which rows of the corpus a run takes. */
 export interface Selection {
   profile: ProfileName;
-  /** Row tiers to run; default all. */
+  /** Tiers to score; default all. A row is taken when its own tier is one, or its exact-text checks' tier is and they count (level messages). */
   tiers?: readonly Tier[];
+  /** The level scored; default messages. */
+  level?: Level;
   /** Sections to run; default all. */
   sections?: readonly Section[];
   /** Globs over row ids (or section names); a row is taken when any matches. Default all. */
@@ -46,7 +48,10 @@ export function selectRows(rows: readonly Row[], selection: Selection): { rows: 
   const filters = (selection.filters ?? []).map((filter) => ({ filter, pattern: globToRegExp(filter), hits: 0 }));
   const taken = rows.filter((row) => {
     if (!appliesTo(row, selection.profile)) return false;
-    if (selection.tiers && !selection.tiers.includes(row.tier)) return false;
+    if (selection.tiers && !selection.tiers.includes(row.tier)) {
+      const texts = (selection.level ?? "messages") === "messages" && selection.tiers.includes(messageTierOf(row));
+      if (!texts) return false;
+    }
     if (selection.sections && !selection.sections.includes(row.section)) return false;
     if (filters.length === 0) return true;
     let taken = false;
@@ -166,8 +171,13 @@ async function runOne(row: Row, session: Session, send: Send, profile: ProfileNa
 /** The capability a row needs that the subject did not announce, if any. */
 function capabilityMissing(row: Row, hello: StartReply): string | undefined {
   const capabilities = Array.isArray(hello.capabilities) ? hello.capabilities : ["validate", "registry"];
-  const needs = row.kind === "registry" ? "registry" : "validate";
-  return capabilities.includes(needs) ? undefined : needs;
+  return capabilitiesOf(row).find((needs) => !capabilities.includes(needs));
+}
+
+/** The capabilities a row needs. */
+export function capabilitiesOf(row: Row): string[] {
+  if (row.kind !== "registry") return ["validate"];
+  return row.steps.some((step) => step.op === "concurrently") ? ["registry", "concurrency"] : ["registry"];
 }
 
 /** `send` with a deadline: a reply that never comes errors the row instead of hanging the run. */

@@ -1,8 +1,10 @@
-import { statusOf, type RowResult, type ScoreOptions, type Status } from "./outcome.js";
+import { statusOf, tiersOfRow, type RowResult, type ScoreOptions, type Status } from "./outcome.js";
 import { LEVELS, SECTIONS, TIERS, type Level, type Section, type Tier } from "./rows.js";
 
 // Scores: the share of rows passed, per section, per tier and per level. A row counts once,
-// whatever its number of checks. An errored row (the subject broke the protocol, crashed or hung)
+// whatever its number of checks. Every check has its own tier: a tier's tally holds the rows
+// with checks of that tier, each judged on those checks alone (a core row whose wording differs
+// from ours passes in the core tally and fails in the catalog one). An errored row (the subject broke the protocol, crashed or hung)
 // and a skipped row (the subject cannot answer it: a capability it lacks) both count as not
 // passed; they are tallied apart from wrong answers so a reader can tell the two apart.
 
@@ -21,7 +23,7 @@ export interface Tally {
 
 export interface SectionScore {
   total: Tally;
-  /** Only the tiers the section has rows of. */
+  /** Only the tiers the section has rows of; each judged on that tier's checks. */
   tiers: Partial<Record<Tier, Tally>>;
 }
 
@@ -32,7 +34,7 @@ export interface Scores {
   total: Tally;
   /** In the seed's section order; only sections with rows. */
   sections: Partial<Record<Section, SectionScore>>;
-  /** Rows grouped by their tier, at the chosen level; only tiers with rows. */
+  /** Rows with checks of each tier, judged on that tier's checks alone, at the chosen level; only tiers with rows. */
   byTier: Partial<Record<Tier, Tally>>;
   /** The same rows at each level (a level includes the ones before it). */
   byLevel: Record<Level, Tally>;
@@ -65,21 +67,26 @@ export function percentOf(passed: number, rows: number): number {
   return Math.floor((passed / rows) * 10_000) / 100;
 }
 
-export function score(results: readonly RowResult[], options: ScoreOptions): Scores {
+/** Scores the results; a row with nothing of the chosen tiers to check (a hardening row in a core run) is not counted. */
+export function score(all: readonly RowResult[], options: ScoreOptions): Scores {
+  const results = all.filter((result) => tiersOfRow(result, options).length > 0);
   const total = emptyTally();
   const sections: Partial<Record<Section, SectionScore>> = {};
   const byTier: Partial<Record<Tier, Tally>> = {};
   const byLevel = Object.fromEntries(LEVELS.map((level) => [level, emptyTally()])) as Record<Level, Tally>;
   // insertion order is the seed's order, whatever the order of the results
   for (const section of SECTIONS) if (results.some((r) => r.section === section)) sections[section] = { total: emptyTally(), tiers: {} };
-  for (const tier of TIERS) if (results.some((r) => r.tier === tier)) byTier[tier] = emptyTally();
+  for (const tier of TIERS) if (results.some((r) => tiersOfRow(r, options).includes(tier))) byTier[tier] = emptyTally();
   for (const result of results) {
     const status = statusAt(result, options);
     add(total, status);
     const section = sections[result.section]!;
     add(section.total, status);
-    add((section.tiers[result.tier] ??= emptyTally()), status);
-    add(byTier[result.tier]!, status);
+    for (const tier of tiersOfRow(result, options)) {
+      const alone = statusAt(result, { ...options, tiers: [tier] });
+      add((section.tiers[tier] ??= emptyTally()), alone);
+      add(byTier[tier]!, alone);
+    }
     for (const level of LEVELS) add(byLevel[level], statusAt(result, { ...options, level }));
   }
   for (const section of Object.values(sections)) section.tiers = ordered(section.tiers, TIERS);
@@ -94,7 +101,7 @@ function ordered<K extends string, V>(record: Partial<Record<K, V>>, keys: reado
 
 /** The ids of the rows not passed at a level (failed, errored or skipped), in the given order. */
 export function failingIds(results: readonly RowResult[], options: ScoreOptions): string[] {
-  return results.filter((result) => !passes(result, options)).map((result) => result.id);
+  return results.filter((result) => tiersOfRow(result, options).length > 0 && !passes(result, options)).map((result) => result.id);
 }
 
 /** "97.5%", "100%": one decimal, rounded down (never "100%" for a score below it). */

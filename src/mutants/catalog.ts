@@ -24,8 +24,8 @@ export interface Edit {
 export interface Mutant {
   /** s01, s02, … */
   id: string;
-  /** The row of the seed's pitfall table (section 5). */
-  pitfall: number;
+  /** The row of the seed's pitfall table (section 5), or the spec section of a rule the table does not list ("§2.2"). */
+  pitfall: number | string;
   title: string;
   /** The seed's symptom sentence. */
   symptom: string;
@@ -92,7 +92,8 @@ export function checkMutant(value: unknown, source: string): Omit<Mutant, "sourc
   const id = text("id");
   if (!/^s\d{2}$/.test(id)) fail(`"id" must look like s01`);
   const pitfall = m.pitfall;
-  if (typeof pitfall !== "number" || !Number.isInteger(pitfall) || pitfall < 1) fail(`"pitfall" must be a positive integer`);
+  const row = typeof pitfall === "number" && Number.isInteger(pitfall) && pitfall >= 1;
+  if (!row && !(typeof pitfall === "string" && /^§\d+(\.\d+)*$/.test(pitfall))) fail(`"pitfall" must be a row of the seed's pitfall table (a positive integer) or a spec section ("§2.2")`);
   const sections = m.sections;
   if (!Array.isArray(sections) || sections.length === 0) return fail(`"sections" must be a non-empty array of section names`);
   for (const section of sections) {
@@ -110,7 +111,7 @@ export function checkMutant(value: unknown, source: string): Omit<Mutant, "sourc
     if (find === replace) fail(`edit ${i + 1}: "replace" is the same as "find"`);
     return { file, find, replace };
   });
-  return { id, pitfall: pitfall as number, title: text("title"), symptom: text("symptom"), sections: sections as Section[], why: text("why"), edits: checked };
+  return { id, pitfall: pitfall as number | string, title: text("title"), symptom: text("symptom"), sections: sections as Section[], why: text("why"), edits: checked };
 }
 
 export function isReferenceFile(file: string): boolean {

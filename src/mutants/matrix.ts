@@ -1,3 +1,4 @@
+import { signatureOf, type Fingerprint } from "../harness/diagnosis.js";
 import { isActive, statusOf, type ScoreOptions } from "../harness/outcome.js";
 import { runRow } from "../harness/run-row.js";
 import { appliesTo, LEVELS, SECTIONS, TIERS, type ProfileName, type Row, type Section } from "../harness/rows.js";
@@ -32,6 +33,8 @@ export interface RowFailure {
   status: "failed" | "errored";
   /** The first failing check, or why the row errored. */
   what: string;
+  /** How it failed (the diagnosis compares these); none when errored. */
+  signature?: string;
 }
 
 export interface SubjectRun {
@@ -42,7 +45,7 @@ export interface SubjectRun {
 
 export interface MutantVerdict {
   id: string;
-  pitfall: number;
+  pitfall: number | string;
   title: string;
   symptom: string;
   /** The sections the seed says must kill it. */
@@ -77,11 +80,6 @@ export interface KillMatrix {
   ms: number;
 }
 
-/** A mutant's fingerprint: the rows it fails. */
-export interface Fingerprint {
-  mutant: Mutant;
-  failing: Set<string>;
-}
 
 /** Runs `rows` against one subject and returns the rows that did not pass under `options`. */
 export async function runSubject(subject: Subject, rows: readonly Row[], options: MatrixOptions): Promise<SubjectRun> {
@@ -108,7 +106,13 @@ async function runOne(subject: Subject, row: Row, profile: ProfileName, options:
       const checks = await Promise.race([runRow(row, session.send, profile), timeout]);
       if (statusOf(checks, options) === "passed") return undefined;
       const first = checks.find((check) => isActive(check, options) && !check.pass)!;
-      return { id: row.id, section: row.section, status: "failed", what: `${first.what}: expected ${brief(first.expected)}, got ${brief(first.actual)}` };
+      return {
+        id: row.id,
+        section: row.section,
+        status: "failed",
+        what: `${first.what}: expected ${brief(first.expected)}, got ${brief(first.actual)}`,
+        signature: signatureOf({ status: "failed", checks }, options),
+      };
     } finally {
       await session.close();
     }
@@ -191,15 +195,15 @@ function verdictOf(mutant: Mutant, run: SubjectRun, referenceFails: ReadonlySet<
 }
 
 /**
- * Each mutant's fingerprint under the given scoring: mutant id → the ids of the rows
- * it fails, leaving out rows the reference itself fails. Score a subject with the same
- * `rows` and `options`, then compare its failing ids with these sets to say
- * "your failures look like s03".
+ * Each mutant's fingerprint under the given scoring: for every row it fails (and the reference
+ * passes), how it fails it. A mutant's errored rows are left out: no answer is no signature.
  */
-export async function fingerprints(rows: readonly Row[], options: Partial<MatrixOptions> = {}): Promise<Map<string, Fingerprint>> {
+export async function fingerprints(rows: readonly Row[], options: Partial<MatrixOptions> = {}): Promise<Fingerprint[]> {
   const catalog = options.catalog ?? loadCatalog();
   const matrix = await killMatrix(rows, { ...options, catalog });
-  return new Map(
-    matrix.mutants.map((verdict) => [verdict.id, { mutant: catalog.find((m) => m.id === verdict.id)!, failing: new Set(verdict.failing) }]),
-  );
+  return matrix.mutants.map((verdict) => {
+    const answers: Record<string, string> = {};
+    for (const failure of verdict.failures) if (failure.signature !== undefined) answers[failure.id] = failure.signature;
+    return { id: verdict.id, pitfall: verdict.pitfall, title: verdict.title, symptom: verdict.symptom, answers };
+  });
 }

@@ -1,3 +1,4 @@
+import { pitfallLabel } from "../../harness/diagnosis.js";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { writeFileAtomic, type Report } from "../../harness/report.js";
@@ -55,7 +56,7 @@ export function classTable(reports: { path: string; report: Report }[]): ClassTa
       : d.failing === 0
         ? "no failures"
         : top
-          ? `${top.id} (pitfall ${top.pitfall}, ${top.title})${d.matches.length > 1 ? ` +${d.matches.length - 1}` : ""}`
+          ? `${top.id} (${pitfallLabel(top.pitfall)}, ${top.title})${d.matches.length > 1 ? ` +${d.matches.length - 1}` : ""}`
           : "no known pitfall";
     // a label shared by several submissions (the same adapter command) is told apart by its file
     const label = labels.filter((l) => l === labels[i]).length > 1 ? `${labels[i]} (${path})` : labels[i]!;

@@ -1,3 +1,4 @@
+import { pitfallLabel } from "../../harness/diagnosis.js";
 import { Option, type Command } from "commander";
 import { loadCorpus } from "../../harness/corpus.js";
 import { SECTIONS, type Section } from "../../harness/rows.js";
@@ -61,7 +62,7 @@ export function renderMatrix(matrix: KillMatrix): string {
     const named = m.sections.map((s) => `${s} (${m.bySection[s]})`).join(", ");
     const verdict = m.killed ? `killed by ${named}` : `NOT KILLED by ${m.missed.join(", ")}`;
     const also = m.alsoFails.length > 0 ? `; also fails ${m.alsoFails.map((s) => `${s} (${m.bySection[s]})`).join(", ")}` : "";
-    out.push(`${m.id} ${m.title} (pitfall ${m.pitfall}): ${verdict}${also}`);
+    out.push(`${m.id} ${m.title} (${pitfallLabel(m.pitfall)}): ${verdict}${also}`);
     for (const f of m.failures) out.push(`  ${f.id}${f.status === "errored" ? " (errored)" : ""}`);
     if (m.claimedButPassed.length > 0) out.push(`  (rows naming ${m.id} in "pitfalls" that it passes: ${m.claimedButPassed.join(", ")})`);
   }

@@ -5,7 +5,6 @@ import { Option, type Command } from "commander";
 import { loadCorpus } from "../../harness/corpus.js";
 import { describeJsts, importJsts } from "../../harness/jsts.js";
 import { diagnose, type Diagnosis } from "../../harness/diagnosis.js";
-import { mutantFingerprints } from "../../harness/fingerprints.js";
 import type { ReferenceApi } from "../../harness/handler.js";
 import type { ScoreOptions } from "../../harness/outcome.js";
 import { buildReport, readReport, ReportError, writeFileAtomic, writeReport, type Report } from "../../harness/report.js";
@@ -20,6 +19,7 @@ import { inProcessSubject } from "../../harness/subjects/in-process.js";
 import { stdioSubject } from "../../harness/subjects/stdio.js";
 import { SubjectError, type Subject } from "../../harness/subjects/subject.js";
 import { loadCatalog, MutantError } from "../../mutants/catalog.js";
+import { mutantFingerprints } from "../../mutants/fingerprints.js";
 import { loadMutant } from "../../mutants/load.js";
 import { demo } from "../demo.js";
 import { EXIT, UsageError } from "../errors.js";
@@ -75,7 +75,7 @@ export function register(program: Command): void {
     .option("--module <path>", "a JavaScript module exporting the reference's API (compile, Registry, newTool, …), loaded in-process")
     .option("--label <name>", "the subject's name in reports (default: the command, module or built-in name); merge uses it")
     .addOption(new Option("--profile <profile>", "contract profile").choices(PROFILES).default("ag02"))
-    .option("--tier <tiers>", `tiers to score, repeatable or comma-separated: ${TIERS.join(", ")} (default: all)`, collect, [])
+    .option("--tier <tiers>", `tiers to score, repeatable or comma-separated: ${TIERS.join(", ")}, or all (default: core, what the spec fixes; the demo: all)`, collect, [])
     .addOption(new Option("--level <level>", "how strictly answers are compared").choices(LEVELS).default("messages"))
     .option("--filter <glob>", "only rows whose id (or section name) matches; * is any text; repeatable", collect, [])
     .option("--jobs <n>", "sessions in parallel (default: the number of cores)")
@@ -97,7 +97,6 @@ export function register(program: Command): void {
 }
 
 async function scoreCommand(positional: string | undefined, flags: ScoreFlags): Promise<number> {
-  const tiers = parseTiers(flags.tier);
   const jobs = positiveInt(flags.jobs, "--jobs");
   const timeoutMs = positiveInt(flags.timeout, "--timeout");
   const minScore = flags.minScore === undefined ? undefined : percentArg(flags.minScore);
@@ -105,13 +104,15 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   const reporters = parseReporters(flags.reporter);
   const given = [positional !== undefined, flags.subject !== undefined, flags.module !== undefined].filter(Boolean).length;
   if (given > 1) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
+  // a subject is graded on what the spec fixes; the demo shows every tier, and says so
+  const tiers = parseTiers(flags.tier, given === 0 ? [...TIERS] : ["core"]);
   const scoring: ScoreOptions = { level: flags.level, tiers };
 
   const imported = flags.jsts === undefined ? undefined : importJsts(flags.jsts);
   if (imported) process.stderr.write(describeJsts(imported) + "\n");
   const corpus = [...loadCorpus(), ...(imported?.rows ?? [])];
   const sectionFilters = flags.filter.filter((f) => (SECTIONS as readonly string[]).includes(f)) as Section[];
-  const { rows, unmatched } = selectRows(corpus, { profile: flags.profile, tiers, filters: flags.filter });
+  const { rows, unmatched } = selectRows(corpus, { profile: flags.profile, tiers, level: flags.level, filters: flags.filter });
   if (unmatched.length > 0) throw new UsageError(`--filter ${unmatched.map((f) => JSON.stringify(f)).join(", ")} matches no row (ids look like validate/type/integer-3.0; * matches any text)`);
   if (rows.length === 0) throw new UsageError(`no row of the corpus is selected (profile ${flags.profile}, tiers ${tiers.join(", ")})`);
 
@@ -136,19 +137,19 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
     progress: flags.progress ? "auto" : false,
   });
   const scores = score(run.results, scoring);
-  let diagnosis: Diagnosis = diagnose([], [], []);
+  let diagnosis: Diagnosis = diagnose(run.results, scoring, []);
   let diagnosed = true;
   const failing = failingIds(run.results, scoring);
-  if (failing.length > 0 && flags.diagnosis) {
+  if (diagnosis.failing > 0 && flags.diagnosis) {
     const prints = await mutantFingerprints({ profile: flags.profile, ...scoring, corpus });
-    if (prints.unavailable === undefined) diagnosis = diagnose(failing, rows.map((r) => r.id), prints.fingerprints);
+    if (prints.unavailable === undefined) diagnosis = diagnose(run.results, scoring, prints.fingerprints);
     else {
       diagnosed = false;
-      diagnosis = { failing: failing.length, matches: [], unexplained: failing, lines: [`no diagnosis: ${prints.unavailable}`] };
+      diagnosis = { ...diagnosis, matches: [], unexplained: failing, lines: [`no diagnosis: ${prints.unavailable}`] };
     }
-  } else if (failing.length > 0) {
+  } else if (diagnosis.failing > 0) {
     diagnosed = false;
-    diagnosis = { failing: failing.length, matches: [], unexplained: failing, lines: ["no diagnosis (--no-diagnosis)"] };
+    diagnosis = { ...diagnosis, matches: [], unexplained: failing, lines: ["no diagnosis (--no-diagnosis)"] };
   }
   if (flags.label) run.label = flags.label;
   const report = buildReport(run, {
@@ -314,10 +315,12 @@ export function readReportOrExplain(path: string): Report {
 
 // --- arguments ------------------------------------------------------------------------------
 
-function parseTiers(values: string[]): Tier[] {
-  if (values.length === 0) return [...TIERS];
+/** `--tier` values: tier names, or `all`; none given is `fallback`. */
+export function parseTiers(values: string[], fallback: Tier[]): Tier[] {
+  if (values.length === 0) return fallback;
+  if (values.includes("all")) return [...TIERS];
   for (const value of values) {
-    if (!(TIERS as readonly string[]).includes(value)) throw new UsageError(`--tier: ${JSON.stringify(value)} is not a tier (${TIERS.join(", ")})`);
+    if (!(TIERS as readonly string[]).includes(value)) throw new UsageError(`--tier: ${JSON.stringify(value)} is not a tier (${TIERS.join(", ")}, or all)`);
   }
   return TIERS.filter((tier) => values.includes(tier));
 }

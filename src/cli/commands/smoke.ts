@@ -104,7 +104,7 @@ export async function smoke(options: Options, print: (line: string) => void): Pr
       print('skip  validate  the subject does not announce the "validate" capability');
     }
     if (!hasRegistry) print('skip  registry  the subject does not announce the "registry" capability');
-    else if (!failed) await registryRound(step, ok);
+    else if (!failed) await registryRound(step, ok, hello.capabilities.includes("concurrency"));
   } finally {
     await session.close();
   }
@@ -121,7 +121,7 @@ export async function smoke(options: Options, print: (line: string) => void): Pr
 type Step = (name: string, body: Body, judge: (reply: Record<string, unknown>) => string[]) => Promise<{ reply: Record<string, unknown>; clean: boolean } | undefined>;
 
 /** A fresh registry, one tool registered, one valid call: the tool runs once with the exact bytes. */
-async function registryRound(step: Step, ok: (name: string, text: string) => void): Promise<void> {
+async function registryRound(step: Step, ok: (name: string, text: string) => void, concurrency: boolean): Promise<void> {
   if (!(await step("registry", { cmd: "registry" }, () => []))) return;
   const registered = await step(
     "register",
@@ -130,6 +130,7 @@ async function registryRound(step: Step, ok: (name: string, text: string) => voi
   );
   if (!registered) return;
   const called = await step("call", { cmd: "call", call: { id: "call_1", name: "get_weather", arguments: VALID_CALL } }, (reply) => {
+    if (typeof reply.threw === "string") return [`Call itself panicked or threw (it must return a Result): ${reply.threw}`];
     const result = reply.result as { isError: boolean; content: string; callId: string };
     const runs = (reply.runs as Record<string, string[]>).get_weather ?? [];
     const notes: string[] = [];
@@ -140,6 +141,15 @@ async function registryRound(step: Step, ok: (name: string, text: string) => voi
     return notes;
   });
   if (called?.clean) ok("registry", "registry, register, call: the tool ran once with the exact argument bytes");
+  if (!concurrency) return;
+  const calls = ["{\"city\":\"Oslo\"}", "{\"city\":\"Lima\"}", "{\"city\":\"Pune\"}"];
+  const batch = await step("parallel", { cmd: "concurrently", requests: calls.map((args, i) => ({ cmd: "call" as const, call: { id: `call_c${i}`, name: "get_weather", arguments: args } })) }, (reply) => {
+    const replies = reply.replies as Record<string, unknown>[];
+    if (replies.length !== calls.length) return [`${calls.length} requests got ${replies.length} replies`];
+    const runs = ((reply.runs as Record<string, string[]>).get_weather ?? []).slice().sort();
+    return sameList(runs, calls.slice().sort()) ? [] : [`three calls at once should run the tool once each; runs reports ${JSON.stringify(runs)}`];
+  });
+  if (batch?.clean) ok("parallel", "three calls at once: each ran once with its own arguments");
 }
 
 function printStderr(stderr: string | undefined, print: (line: string) => void): void {

@@ -1,3 +1,4 @@
+import { pitfallLabel } from "../diagnosis.js";
 import { isActive } from "../outcome.js";
 import type { Report } from "../report.js";
 import { LEVELS } from "../rows.js";
@@ -38,7 +39,7 @@ export function renderHtml(report: Report): string {
   else {
     const items = d.matches.map(
       (m) =>
-        `<li><strong>${escapeHtml(m.id)}</strong> <span class="muted">pitfall ${escapeHtml(String(m.pitfall))}, ${escapeHtml(m.title)}</span><br>${escapeHtml(m.symptom)}<br><small class="muted">${escapeHtml(m.detail)}</small></li>`,
+        `<li><strong>${escapeHtml(m.id)}</strong> <span class="muted">${escapeHtml(pitfallLabel(m.pitfall))}, ${escapeHtml(m.title)}</span><br>${escapeHtml(m.symptom)}<br><small class="muted">${escapeHtml(m.detail)}</small></li>`,
     );
     if (d.matches.length === 0 || d.unexplained.length > 0) items.push(`<li class="warn">${escapeHtml(d.lines[d.lines.length - 1]!)}</li>`);
     diagnosis = `<ul>${items.join("")}</ul>`;

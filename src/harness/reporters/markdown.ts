@@ -1,3 +1,4 @@
+import { pitfallLabel } from "../diagnosis.js";
 import type { Report } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
@@ -44,7 +45,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   if (!d.available) out.push(inline(d.lines[0] ?? "no diagnosis: the mutants' fingerprints were not available"));
   else if (d.failing === 0) out.push("No failures: nothing to diagnose.");
   else {
-    for (const m of d.matches) out.push(`- **${m.id}** (pitfall ${m.pitfall}, ${inline(m.title)}): ${inline(m.symptom)}. _${inline(m.detail)}_`);
+    for (const m of d.matches) out.push(`- **${m.id}** (${pitfallLabel(m.pitfall)}, ${inline(m.title)}): ${inline(m.symptom)}. _${inline(m.detail)}_`);
     if (d.matches.length === 0 || d.unexplained.length > 0) out.push(`- ${inline(d.lines[d.lines.length - 1]!)}`);
   }
   out.push("");

@@ -1,18 +1,18 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadCatalog, MutantError, type Mutant } from "../mutants/catalog.js";
-import { BUILT_DIR, readManifest } from "../mutants/load.js";
-import { fingerprints as matrixFingerprints } from "../mutants/matrix.js";
-import type { Fingerprint } from "./diagnosis.js";
-import type { ScoreOptions } from "./outcome.js";
-import { writeFileAtomic } from "./report.js";
-import { appliesTo, type ProfileName, type Row } from "./rows.js";
+import type { Fingerprint } from "../harness/diagnosis.js";
+import type { ScoreOptions } from "../harness/outcome.js";
+import { writeFileAtomic } from "../harness/report.js";
+import { appliesTo, type ProfileName, type Row } from "../harness/rows.js";
+import { loadCatalog, MutantError, type Mutant } from "./catalog.js";
+import { BUILT_DIR, readManifest } from "./load.js";
+import { fingerprints as matrixFingerprints } from "./matrix.js";
 
-// The mutants' fingerprints for a diagnosis, taken under the run's own profile, level and tiers
-// (src/mutants/matrix.ts runs every mutant in-process). Rows are independent, so a fingerprint
-// over the whole corpus, restricted to the rows a run selected, is the fingerprint of those rows:
-// fingerprints are taken once over the whole corpus and cached next to the built mutants, keyed
+// The mutants' fingerprints, handed to the harness's diagnosis as data. They are taken under a
+// run's own profile, level and tiers (matrix.ts runs every mutant in-process). Rows are
+// independent, so fingerprints over the whole corpus, restricted to the rows a run selected, are
+// the fingerprints of those rows: they are taken once and cached next to the built mutants, keyed
 // by everything they depend on (the corpus, the mutants' build, the settings, this tool's code).
 // A grader scoring hundreds of submissions pays for them once.
 
@@ -30,26 +30,24 @@ export interface FingerprintOptions extends ScoreOptions {
   cacheDir?: string | null;
 }
 
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 export async function mutantFingerprints(options: FingerprintOptions): Promise<FingerprintResult> {
-  let catalog: Mutant[];
-  let key: string;
   const rows = options.corpus.filter((row) => appliesTo(row, options.profile));
+  let catalog: Mutant[];
+  let file: string | undefined;
   try {
     catalog = loadCatalog();
-    key = cacheKey(rows, catalog, options);
+    const dir = options.cacheDir === undefined ? BUILT_DIR : options.cacheDir;
+    file = dir === null ? undefined : join(dir, `fingerprints-${cacheKey(rows, catalog, options)}.json`);
   } catch (error) {
     if (error instanceof MutantError) return { fingerprints: [], unavailable: error.message };
     throw error;
   }
-  const dir = options.cacheDir === undefined ? BUILT_DIR : options.cacheDir;
-  const file = dir === null ? undefined : join(dir, `fingerprints-${key}.json`);
   const cached = file ? readCache(file) : undefined;
   if (cached) return { fingerprints: cached };
   try {
-    const map = await matrixFingerprints(rows, { profile: options.profile, level: options.level, tiers: [...options.tiers], catalog });
-    const fingerprints = [...map.values()].map((f) => fingerprintOf(f.mutant, [...f.failing].sort()));
+    const fingerprints = await matrixFingerprints(rows, { profile: options.profile, level: options.level, tiers: [...options.tiers], catalog });
     if (file) writeCache(file, fingerprints);
     return { fingerprints };
   } catch (error) {
@@ -69,18 +67,14 @@ export function cacheFingerprints(fingerprints: Fingerprint[], options: Fingerpr
   }
 }
 
-export function fingerprintOf(mutant: Pick<Mutant, "id" | "pitfall" | "title" | "symptom">, rows: readonly string[]): Fingerprint {
-  return { id: mutant.id, pitfall: mutant.pitfall, title: mutant.title, symptom: mutant.symptom, rows };
-}
-
 function cacheKey(rows: readonly Row[], catalog: readonly Mutant[], options: FingerprintOptions): string {
   const manifest = readManifest();
   const hash = createHash("sha256");
   hash.update(JSON.stringify({ v: CACHE_VERSION, profile: options.profile, level: options.level, tiers: [...options.tiers].sort() }));
   hash.update(JSON.stringify(rows));
   hash.update(JSON.stringify(catalog.map((m) => [m.id, m.hash, manifest.mutants[m.id]?.hash ?? null])));
-  // the harness that ran them (run-row.js, in-process.js, …) is part of what a fingerprint means
-  for (const file of ["../harness/run-row.js", "../harness/handler.js", "../harness/outcome.js", "../mutants/matrix.js"]) {
+  // the harness that ran them is part of what a fingerprint means
+  for (const file of ["../harness/run-row.js", "../harness/handler.js", "../harness/outcome.js", "../harness/diagnosis.js", "./matrix.js"]) {
     try {
       hash.update(readFileSync(new URL(file, import.meta.url)));
     } catch {
@@ -94,7 +88,7 @@ function readCache(file: string): Fingerprint[] | undefined {
   try {
     const value = JSON.parse(readFileSync(file, "utf8")) as { version?: number; fingerprints?: Fingerprint[] };
     if (value.version !== CACHE_VERSION || !Array.isArray(value.fingerprints)) return undefined;
-    const ok = value.fingerprints.every((f) => typeof f.id === "string" && typeof f.title === "string" && typeof f.symptom === "string" && Array.isArray(f.rows));
+    const ok = value.fingerprints.every((f) => typeof f.id === "string" && typeof f.title === "string" && typeof f.symptom === "string" && typeof f.answers === "object" && f.answers !== null);
     return ok ? value.fingerprints : undefined;
   } catch {
     return undefined;
