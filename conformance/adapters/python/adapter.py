@@ -26,6 +26,7 @@ import importlib.util
 import json
 import os
 import sys
+import threading
 
 PROTOCOL_VERSION = 1
 sys.dont_write_bytecode = True  # leave no __pycache__ beside the implementation
@@ -47,12 +48,14 @@ class Adapter:
         self.impl = impl
         self.registry = impl.new_registry()
         self.runs = {}
+        self.runs_lock = threading.Lock()  # tools may run on several threads at once (concurrently)
 
     def tool_fn(self, name, behavior):
         impl, kind = self.impl, behavior["kind"]
 
         def fn(arguments, cancel):
-            self.runs.setdefault(name, []).append(arguments)
+            with self.runs_lock:
+                self.runs.setdefault(name, []).append(arguments)
             if kind == "echo":
                 return arguments
             if kind == "reply":
@@ -77,7 +80,8 @@ class Adapter:
             return {"ready": True, "version": PROTOCOL_VERSION,
                     "implementation": {"name": getattr(impl, "NAME", impl.__name__), "language": "python",
                                        "version": str(getattr(impl, "VERSION", ""))},
-                    "profiles": list(getattr(impl, "PROFILES", ["ag02"])), "capabilities": ["validate", "registry"]}
+                    "profiles": list(getattr(impl, "PROFILES", ["ag02"])),
+                    "capabilities": ["validate", "registry", "concurrency"]}
         if cmd == "compile":
             try:
                 impl.compile(req["schema"])
@@ -94,6 +98,41 @@ class Adapter:
         if cmd == "registry":
             self.registry = impl.new_registry(req.get("timeoutMs"))
             return {"ok": True}
+        if cmd in ("register", "names", "definitions"):
+            return self.registry_request(req)
+        if cmd == "call":
+            self.runs = {}
+            return dict(self.registry_request(req), runs=self.runs)
+        if cmd == "concurrently":
+            # one thread per request, all released at once by a barrier, as a parallel agent loop would
+            self.runs = {}
+            requests = req["requests"]
+            replies = [None] * len(requests)
+            barrier = threading.Barrier(len(requests))
+
+            def run(i):
+                barrier.wait()
+                try:
+                    replies[i] = self.registry_request(requests[i])
+                except Exception as error:  # a bug in the adapter: the whole request is errored
+                    replies[i] = {"errored": True, "message": "%s: %s" % (type(error).__name__, error)}
+
+            threads = [threading.Thread(target=run, args=(i,)) for i in range(len(requests))]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            broken = [r for r in replies if r.get("errored")]
+            if broken:
+                return broken[0]
+            return {"replies": replies, "runs": self.runs}
+        if cmd == "stop":
+            return {"ok": True}
+        return {"errored": True, "message": "unknown command %s" % json.dumps(cmd)}
+
+    def registry_request(self, req):
+        """A register, names, definitions or call request's reply, without runs."""
+        cmd, impl = req["cmd"], self.impl
         if cmd == "register":
             tool = req["tool"]
             try:
@@ -106,16 +145,14 @@ class Adapter:
             return {"names": list(self.registry.names())}
         if cmd == "definitions":
             return {"definitions": list(self.registry.definitions())}
-        if cmd == "call":
-            self.runs = {}
-            call = req["call"]
+        call = req["call"]
+        try:
             result = self.registry.call(call["id"], call["name"], call["arguments"])
-            return {"result": {"callId": result.call_id, "name": result.name, "content": result.content,
-                               "isError": result.is_error},
-                    "message": result.message(), "runs": self.runs}
-        if cmd == "stop":
-            return {"ok": True}
-        return {"errored": True, "message": "unknown command %s" % json.dumps(cmd)}
+        except Exception as error:  # call itself raised: the protocol's threw answer (call must never raise)
+            return {"threw": "%s: %s" % (type(error).__name__, error)}
+        return {"result": {"callId": result.call_id, "name": result.name, "content": result.content,
+                           "isError": result.is_error},
+                "message": result.message()}
 
 
 def main():

@@ -58,7 +58,7 @@ const refusal = (error: unknown) => ({ ok: false, error: error instanceof Error 
 async function handle(req: Request): Promise<object> {
   switch (req.cmd) {
     case "start":
-      return { ready: true, version: 1, implementation: { name: "my-implementation", language: "typescript", version: "0.0.0" }, profiles: ["ag02"], capabilities: ["validate", "registry"] };
+      return { ready: true, version: 1, implementation: { name: "my-implementation", language: "typescript", version: "0.0.0" }, profiles: ["ag02"], capabilities: ["validate", "registry", "concurrency"] };
     case "compile":
       try {
         impl.compile(req.schema);
@@ -79,6 +79,27 @@ async function handle(req: Request): Promise<object> {
       registry = new impl.Registry(req.timeoutMs === undefined ? {} : { timeoutMs: req.timeoutMs });
       return { ok: true };
     case "register":
+    case "names":
+    case "definitions":
+      return registryRequest(req);
+    case "call":
+      runs = {};
+      return { ...(await registryRequest(req)), runs };
+    case "concurrently":
+      // every request started before any is awaited, as a parallel agent loop would
+      runs = {};
+      return { replies: await Promise.all(req.requests.map((r: Request) => registryRequest(r))), runs };
+    case "stop":
+      return { ok: true };
+    default:
+      return { errored: true, message: `unknown command ${JSON.stringify(req.cmd)}` };
+  }
+}
+
+/** A register, names, definitions or call request's reply, without runs. */
+async function registryRequest(req: Request): Promise<object> {
+  switch (req.cmd) {
+    case "register":
       try {
         const error = registry.register(toolOf(req.tool));
         return error ? refusal(error) : { ok: true };
@@ -89,15 +110,16 @@ async function handle(req: Request): Promise<object> {
       return { names: registry.names() };
     case "definitions":
       return { definitions: registry.definitions() };
-    case "call": {
-      runs = {};
-      const r = await registry.call(req.call);
-      return { result: { callId: r.callId, name: r.name, content: r.content, isError: r.isError }, message: r.message(), runs };
+    default: {
+      let r;
+      try {
+        r = await registry.call(req.call);
+      } catch (thrown) {
+        // call itself threw: the protocol's threw answer (call must never throw)
+        return { threw: thrown instanceof Error ? thrown.message : String(thrown) };
+      }
+      return { result: { callId: r.callId, name: r.name, content: r.content, isError: r.isError }, message: r.message() };
     }
-    case "stop":
-      return { ok: true };
-    default:
-      return { errored: true, message: `unknown command ${JSON.stringify(req.cmd)}` };
   }
 }
 
