@@ -24,9 +24,20 @@ function noStack(stderr: string): void {
 }
 
 describe("score: the reference", () => {
-  it("scores 100% on every tier and level, in-process", () => {
+  it("scores core by default, and says so in the report", () => {
     const out = fresh();
     const { code, stdout } = cli("score", "reference", "--reporter", "terminal,json", "--out", out);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/tiers core\b/);
+    const report = readReport(join(out, "report.jsonl"));
+    expect(report.header.tiers).toEqual(["core"]);
+    expect(report.header.level).toBe("messages");
+    expect(report.rows.every((row) => row.tier === "core" || row.messageTier === "core" || row.checks.some((c) => c.tier === "core"))).toBe(true);
+  });
+
+  it("scores 100% on every tier and level, in-process", () => {
+    const out = fresh();
+    const { code, stdout } = cli("score", "reference", "--tier", "all", "--reporter", "terminal,json", "--out", out);
     expect(code).toBe(0);
     expect(stdout).toMatch(/score 100% \(\d+ passed of \d+ rows/);
     const report = readReport(join(out, "report.jsonl"));
@@ -117,7 +128,7 @@ describe("score: CI gating", () => {
 
 describe("score: usage and subject errors", () => {
   const cases: [string, string[], number, RegExp][] = [
-    ["an unknown tier", ["reference", "--tier", "gold"], 2, /--tier: "gold" is not a tier \(core, catalog, hardening\)/],
+    ["an unknown tier", ["reference", "--tier", "gold"], 2, /--tier: "gold" is not a tier \(core, catalog, hardening, or all\)/],
     ["an unknown subject", ["python"], 2, /unknown subject "python": use reference, mutant:sNN/],
     ["an unknown mutant", ["mutant:s99"], 2, /there is no mutant s99/],
     ["two subjects", ["reference", "--subject", "cat"], 2, /give one subject/],
