@@ -11,7 +11,7 @@ import { stdioSubject } from "../src/harness/subjects/stdio.js";
 
 // The TypeScript adapter template, transpiled as a user would compile it, wrapped around the
 // built reference (dist/index.js): every ag02 row passes through it over stdio. (The Python
-// template is proven by stdio-python.test.ts; the Go one cannot be compiled here.)
+// template is proven by stdio-python.test.ts, the Go one by stdio-go.test.ts.)
 
 const TEMPLATES = join(PACKAGE_ROOT, "conformance", "adapters");
 let scratch: string;

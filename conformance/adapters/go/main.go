@@ -1,15 +1,10 @@
 // Command adapter serves a tool package (the ag.02 Go API) over the tool-conformance stdio
-// protocol (conformance/PROTOCOL.md, version 1): one JSON request a line on stdin, one reply
-// a line on stdout, logs on stderr. Put it in your module (e.g. cmd/adapter/main.go) and run
-//
-//	tool-conformance smoke --subject "go run ./cmd/adapter"
-//
-// Three lines depend on your ag.01 types (package types); they are marked ADJUST.
+// protocol (conformance/PROTOCOL.md): a JSON request a line on stdin, a reply a line on stdout.
+// Build it inside your module (README.md); the lines to fit to your packages are marked ADJUST.
 package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,42 +13,43 @@ import (
 	"sync"
 	"time"
 
-	"tinyllm/agent/tool"
-	"tinyllm/agent/types"
+	"tinyllm/agent/tool"  // ADJUST: the import path of your tool package
+	"tinyllm/agent/types" // ADJUST: the import path of your ag.01 types package
 )
 
 type request struct {
-	Seq      *int64                               `json:"seq"`
-	Cmd      string                               `json:"cmd"`
-	Schema   string                               `json:"schema"`
-	Instance string                               `json:"instance"`
-	Timeout  int                                  `json:"timeoutMs"`
-	Tool     toolSpec                             `json:"tool"`
-	Call     struct{ ID, Name, Arguments string } `json:"call"`
+	Seq                   *int64
+	Cmd, Schema, Instance string
+	Timeout               int `json:"timeoutMs"`
+	Tool                  toolSpec
+	Call                  struct{ ID, Name, Arguments string }
+	Requests              []request // concurrently
 }
 
 type toolSpec struct {
-	Name, Description string
-	Parameters        *string
-	Behavior          struct {
+	Name, Description, Parameters string // Parameters: "" when null
+	Behavior                      struct {
 		Kind, Text string
 		Ms         int
 		Value      json.RawMessage
 	}
 }
 
+type reply = map[string]any
+
 type adapter struct {
 	reg     *tool.Registry
 	timeout time.Duration
-	mu      sync.Mutex
-	runs    map[string][]string
+	mu      sync.Mutex          // guards runs: tools may run in several goroutines at once
+	runs    map[string][]string // tool name: the argument texts it ran with, since takeRuns
 }
 
-func (a *adapter) fn(spec toolSpec) func(context.Context, json.RawMessage) (string, error) {
-	b := spec.Behavior
+// fn builds a tool function from its behavior (PROTOCOL.md, Behaviors).
+func (a *adapter) fn(t toolSpec) func(context.Context, json.RawMessage) (string, error) {
+	b := t.Behavior
 	return func(ctx context.Context, args json.RawMessage) (string, error) {
 		a.mu.Lock()
-		a.runs[spec.Name] = append(a.runs[spec.Name], string(args))
+		a.runs[t.Name] = append(a.runs[t.Name], string(args))
 		a.mu.Unlock()
 		switch b.Kind {
 		case "echo":
@@ -63,108 +59,139 @@ func (a *adapter) fn(spec toolSpec) func(context.Context, json.RawMessage) (stri
 		case "fail":
 			return "", errors.New(b.Text)
 		case "panic":
-			var s string
-			if json.Unmarshal(b.Value, &s) == nil {
+			if s := ""; json.Unmarshal(b.Value, &s) == nil {
 				panic(s)
 			}
-			panic(string(b.Value)) // any other value, as compact JSON
+			panic(string(b.Value)) // any other value, as its JSON text
 		case "sleep":
 			select {
 			case <-time.After(time.Duration(b.Ms) * time.Millisecond):
 				return b.Text, nil
 			case <-ctx.Done():
-				return "", ctx.Err()
 			}
 		}
-		<-ctx.Done() // hang: until the call is cancelled
+		<-ctx.Done() // hang, or a sleep cut short: until the call is cancelled
 		return "", ctx.Err()
 	}
 }
 
-func refusal(err error) map[string]any {
-	if err != nil {
-		return map[string]any{"ok": false, "error": err.Error()}
-	}
-	return map[string]any{"ok": true}
+func (a *adapter) takeRuns() (runs map[string][]string) {
+	a.mu.Lock()
+	runs, a.runs = a.runs, map[string][]string{}
+	a.mu.Unlock()
+	return runs
 }
 
-func (a *adapter) handle(req request) map[string]any {
+func refusal(err error) reply {
+	if err != nil {
+		return reply{"ok": false, "error": err.Error()}
+	}
+	return reply{"ok": true}
+}
+
+// call runs one call. A panic out of Call itself (Call must never panic) is replied as threw.
+func (a *adapter) call(c types.ToolCall) reply {
+	ctx, cancel := context.Background(), context.CancelFunc(func() {})
+	if a.timeout > 0 { // the registry request's timeoutMs: a deadline for each call
+		ctx, cancel = context.WithTimeout(ctx, a.timeout)
+	}
+	defer cancel()
+	res, threw := func() (res tool.Result, threw any) {
+		defer func() { threw = recover() }()
+		return a.reg.Call(ctx, c), nil
+	}()
+	if threw != nil {
+		return reply{"threw": fmt.Sprint(threw)}
+	}
+	m := res.Message()
+	return reply{"result": reply{"callId": res.CallID, "name": res.Name, "content": res.Content, "isError": res.IsError},
+		"message": reply{"role": m.Role, "tool_call_id": m.ToolCallID, "content": m.Content}} // ADJUST: the fields of your types.Message
+}
+
+// handle answers one request (a panic in it: errored); in a batch, the batch keeps the runs.
+func (a *adapter) handle(req request, batch bool) (rep reply) {
+	defer func() {
+		if p := recover(); p != nil {
+			rep = reply{"errored": true, "message": fmt.Sprintf("adapter panicked on %q: %v", req.Cmd, p)}
+		}
+	}()
 	switch req.Cmd {
 	case "start":
-		return map[string]any{"ready": true, "version": 1, "profiles": []string{"ag02"}, "capabilities": []string{"validate", "registry"},
-			"implementation": map[string]string{"name": "my-tool-package", "language": "go", "version": "0.0.0"}}
-	case "compile":
-		_, err := tool.Compile(json.RawMessage(req.Schema))
-		return refusal(err)
-	case "validate":
+		return reply{"ready": true, "version": 1, "profiles": []string{"ag02"}, "capabilities": []string{"validate", "registry", "concurrency"},
+			"implementation": reply{"name": "tinyllm", "language": "go", "version": "0.1.0"}} // ADJUST: your package's name and version
+	case "compile", "validate":
 		s, err := tool.Compile(json.RawMessage(req.Schema))
-		if err != nil {
+		if err != nil || req.Cmd == "compile" {
 			return refusal(err)
 		}
-		errs := []map[string]string{}
+		errs := []reply{}
 		for _, e := range s.ValidateJSON([]byte(req.Instance)) {
-			errs = append(errs, map[string]string{"path": e.Path, "message": e.Msg})
+			errs = append(errs, reply{"path": e.Path, "message": e.Msg})
 		}
-		return map[string]any{"ok": true, "errors": errs}
+		return reply{"ok": true, "errors": errs}
 	case "registry":
 		a.reg, a.timeout = tool.NewRegistry(), time.Duration(req.Timeout)*time.Millisecond
-		return map[string]any{"ok": true}
+		return reply{"ok": true}
 	case "register":
-		schema := ""
-		if req.Tool.Parameters != nil {
-			schema = *req.Tool.Parameters
-		}
-		return refusal(a.reg.Register(tool.New(req.Tool.Name, req.Tool.Description, schema, a.fn(req.Tool))))
+		t := req.Tool
+		return refusal(a.reg.Register(tool.New(t.Name, t.Description, t.Parameters, a.fn(t))))
 	case "names":
-		return map[string]any{"names": a.reg.Names()}
-	case "definitions":
-		return map[string]any{"definitions": a.reg.Definitions()} // ADJUST if ToolDef has no json tags name/description/parameters
+		return reply{"names": append([]string{}, a.reg.Names()...)} // never null
+	case "definitions": // ADJUST: types.ToolDef needs the json tags name, description, parameters (a JSON object), else map each by hand
+		return reply{"definitions": append([]types.ToolDef{}, a.reg.Definitions()...)}
 	case "call":
-		ctx, cancel := context.Background(), context.CancelFunc(func() {})
-		if a.timeout > 0 {
-			ctx, cancel = context.WithTimeout(ctx, a.timeout)
+		rep = a.call(types.ToolCall{ID: req.Call.ID, Name: req.Call.Name, Arguments: req.Call.Arguments}) // ADJUST: the fields of your types.ToolCall
+		if !batch {
+			rep["runs"] = a.takeRuns() // the tools run during this call; a new record for the next
 		}
-		defer cancel()
-		a.mu.Lock()
-		a.runs = map[string][]string{}
-		a.mu.Unlock()
-		c := req.Call
-		res := a.reg.Call(ctx, types.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments}) // ADJUST to your ToolCall's fields
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		return map[string]any{"result": map[string]any{"callId": res.CallID, "name": res.Name, "content": res.Content, "isError": res.IsError},
-			"message": res.Message(), "runs": a.runs} // ADJUST if Message has no json tags role/tool_call_id/content
+		return rep
+	case "concurrently":
+		return a.concurrently(req.Requests)
 	case "stop":
-		return map[string]any{"ok": true}
+		return reply{"ok": true}
 	}
-	return map[string]any{"errored": true, "message": fmt.Sprintf("unknown command %q", req.Cmd)}
+	return reply{"errored": true, "message": fmt.Sprintf("unknown command %q", req.Cmd)}
+}
+
+// concurrently runs each request in a goroutine of its own, all released at once; runs: the batch's.
+func (a *adapter) concurrently(reqs []request) reply {
+	a.takeRuns()
+	replies, start, wg := make([]reply, len(reqs)), make(chan struct{}), sync.WaitGroup{}
+	for i, r := range reqs {
+		wg.Add(1)
+		go func(i int, r request) {
+			defer wg.Done()
+			<-start
+			replies[i] = a.handle(r, true)
+		}(i, r)
+	}
+	close(start)
+	wg.Wait()
+	for _, r := range replies {
+		if r["errored"] != nil {
+			return r
+		}
+	}
+	return reply{"replies": replies, "runs": a.takeRuns()}
 }
 
 func main() {
 	a := &adapter{reg: tool.NewRegistry(), runs: map[string][]string{}}
-	in, out := bufio.NewReaderSize(os.Stdin, 1<<20), bufio.NewWriter(os.Stdout)
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	for {
-		line, err := in.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			var req request
-			var reply map[string]any
-			if jerr := json.Unmarshal(line, &req); jerr != nil {
-				reply = map[string]any{"errored": true, "message": "the request is not JSON: " + jerr.Error()}
-			} else {
-				reply = a.handle(req)
-			}
-			reply["seq"] = req.Seq // null when unreadable
-			if err := enc.Encode(reply); err != nil {
-				fmt.Fprintln(os.Stderr, "adapter:", err)
-			}
-			out.Flush()
-			if req.Cmd == "stop" {
-				return
-			}
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(nil, 1<<30)
+	for in.Scan() { // until stdin ends
+		var req request
+		rep := reply{"errored": true, "message": "the request is not a JSON object"}
+		if json.Unmarshal(in.Bytes(), &req) == nil {
+			rep = a.handle(req, false)
 		}
-		if err != nil { // end of input: the harness is gone
+		rep["seq"] = req.Seq // null when unreadable
+		line, err := json.Marshal(rep)
+		if err != nil {
+			line, _ = json.Marshal(reply{"seq": req.Seq, "errored": true, "message": err.Error()})
+		}
+		os.Stdout.Write(append(line, '\n'))
+		if req.Cmd == "stop" {
 			return
 		}
 	}
