@@ -96,7 +96,7 @@ describe("score: CI gating", () => {
   it("--min-score: exit 1 below the threshold, 0 at or above it", { timeout: 60_000 }, () => {
     const below = cli("score", "mutant:s03", "--min-score", "99.9", "--no-diagnosis");
     expect(below.code).toBe(1);
-    expect(below.stderr).toMatch(/score \d+(\.\d)?% is below --min-score 99\.9%/);
+    expect(below.stderr).toMatch(/score \d+(\.\d\d?)?% is below --min-score 99\.9%/);
     expect(cli("score", "mutant:s03", "--min-score", "90", "--no-diagnosis").code).toBe(0);
     expect(cli("score", "reference", "--min-score", "100").code).toBe(0);
   });

@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCorpus } from "../src/harness/corpus.js";
 import { diagnose, signatureOf } from "../src/harness/diagnosis.js";
-import { buildReport, formatReport, parseReport, readReport, REPORT_FORMAT, ReportError, writeFileAtomic, writeReport, type Report } from "../src/harness/report.js";
-import { TIERS } from "../src/harness/rows.js";
+import { buildReport, buildStoppedReport, formatReport, parseReport, readReport, REPORT_FORMAT, ReportError, REPRO_MAX_CHARS, reproductionOf, writeFileAtomic, writeReport, type Report } from "../src/harness/report.js";
+import { inProcessSubject } from "../src/harness/subjects/in-process.js";
+import { instanceTextOf, schemaTextOf, TIERS } from "../src/harness/rows.js";
 import { runRows } from "../src/harness/runner.js";
 import { failingIds, score } from "../src/harness/scoring.js";
 import { loadCatalog } from "../src/mutants/catalog.js";
@@ -120,5 +121,83 @@ describe("writing files atomically", () => {
     expect(() => writeFileAtomic(path, text)).toThrow();
     expect(readdirSync(dir)).toEqual(["report.jsonl"]);
     expect(readdirSync(path)).toEqual(["keep"]);
+  });
+});
+
+describe("reproduction in the report", () => {
+  it("a row that does not pass carries its why, the exact texts it sends and the command that reruns it; a passing row carries none", async () => {
+    const rows = loadCorpus().filter((r) => ["validate/string/maxlength-bmp", "example/step-5-calls/bad-weather"].includes(r.id) || r.id.startsWith("validate/maxlength/"));
+    const s03 = loadCatalog().find((m) => m.id === "s03")!;
+    const run = await runRows(await loadMutant(s03), rows, { profile: "ag02", ...options, progress: false });
+    // one registry row made to fail, so its steps are carried too
+    const registry = run.results.findIndex((r) => rows.find((row) => row.id === r.id)!.kind === "registry");
+    if (registry >= 0) run.results[registry] = { ...run.results[registry]!, status: "errored", checks: [], error: "crashed" };
+    const built = buildReport(run, { profile: "ag02", ...options, filters: {}, corpusRows: rows.length, scores: score(run.results, options), diagnosis: diagnose(run.results, options, []), rows, rerun: "tool-conformance score mutant:s03 --tier all" });
+    const failed = built.rows.filter((r) => r.status !== "passed");
+    expect(failed.length).toBeGreaterThan(0);
+    for (const row of failed) {
+      const source = rows.find((r) => r.id === row.id)!;
+      expect(row.repro!.why).toBe(source.why);
+      expect(row.repro!.rerun).toBe(`tool-conformance score mutant:s03 --tier all --filter ${row.id}`);
+      if (source.kind === "validate") {
+        expect(row.repro!.schema).toBe(schemaTextOf(source));
+        expect(row.repro!.instance).toBe(instanceTextOf(source.instance));
+      }
+      if (source.kind === "registry") expect(row.repro!.steps![0]).toMatch(/^a new registry/);
+    }
+    expect(built.rows.filter((r) => r.status === "passed").every((r) => r.repro === undefined)).toBe(true);
+    // and it survives the round trip
+    expect(parseReport(formatReport(built)).rows.find((r) => r.status !== "passed")!.repro).toEqual(failed[0]!.repro);
+  });
+
+  it("shows a registry row's steps as the requests it makes, each with what it expects", () => {
+    const row = loadCorpus().find((r) => r.kind === "registry" && r.steps.some((s) => s.op === "call"))!;
+    const repro = reproductionOf(row);
+    expect(repro.steps!.some((step) => /^step \d+: register \{"name":.*"behavior":\{.*\}\} → expect (accepted|refused)/.test(step))).toBe(true);
+    expect(repro.steps!.some((step) => /^step \d+: call \{"id":.*"arguments":.*\} → expect (a result|an error result), runs \[/.test(step))).toBe(true);
+    expect(repro.rerun).toBeUndefined();
+  });
+
+  it("keeps at most 64 KiB of one text, saying how much was cut", () => {
+    const row = loadCorpus().find((r) => r.kind === "validate" && typeof r.instance !== "string" && instanceTextOf(r.instance).length > REPRO_MAX_CHARS)!;
+    const repro = reproductionOf(row);
+    expect(repro.instance!.length).toBeLessThan(REPRO_MAX_CHARS + 100);
+    expect(repro.instance).toMatch(/… \([\d,]+ more characters\)$/);
+  });
+});
+
+describe("a run that stopped early", () => {
+  const rows = loadCorpus().filter((r) => r.section === "TestHandWorkedExample");
+
+  it("is a whole report: every row errored with the cause, score 0, the cause and the end of stderr in the summary", () => {
+    const stopped = buildStoppedReport({
+      profile: "ag02",
+      ...options,
+      filters: {},
+      corpusRows: 500,
+      label: "python3 adapter.py",
+      rows,
+      startedAt: new Date().toISOString(),
+      ms: 120,
+      stopped: { cause: 'could not start "python3 adapter.py": the process exited with code 1', stderr: "Traceback …\nImportError: no module named toolreg\n" },
+      rerun: "tool-conformance score --subject 'python3 adapter.py' --tier core",
+    });
+    const back = parseReport(formatReport(stopped));
+    expect(back.rows.length).toBe(rows.length);
+    expect(back.rows.every((r) => r.status === "errored" && r.error!.startsWith("could not start"))).toBe(true);
+    expect(back.summary.scores.total).toMatchObject({ rows: rows.length, passed: 0, errored: rows.length, percent: 0 });
+    expect(back.summary.stopped).toEqual({ cause: 'could not start "python3 adapter.py": the process exited with code 1', stderr: "Traceback …\nImportError: no module named toolreg\n" });
+    expect(back.diagnosis).toMatchObject({ available: false, matches: [] });
+    expect(back.header.subject).toEqual({ label: "python3 adapter.py", implementation: { name: "python3 adapter.py", language: "unknown" } });
+    expect(back.rows[0]!.repro!.rerun).toBe(`tool-conformance score --subject 'python3 adapter.py' --tier core --filter ${rows[0]!.id}`);
+  });
+
+  it("keeps the rows answered before it stopped", async () => {
+    const run = await runRows(inProcessSubject("reference"), rows.slice(0, 3), { profile: "ag02", ...options, progress: false });
+    const answered = new Map(run.results.map((r) => [r.id, r]));
+    const stopped = buildStoppedReport({ profile: "ag02", ...options, filters: {}, corpusRows: 500, label: "x", rows, answered, startedAt: run.startedAt, ms: 5, stopped: { cause: "the subject keeps failing" } });
+    expect(stopped.rows.slice(0, 3).map((r) => r.status)).toEqual(["passed", "passed", "passed"]);
+    expect(stopped.rows.slice(3).every((r) => r.status === "errored")).toBe(true);
+    expect(stopped.summary.scores.total.passed).toBe(3);
   });
 });

@@ -68,7 +68,7 @@ describe("score", () => {
   it("rounds down: 100% only when every row passed", () => {
     expect(percentOf(999, 1000)).toBe(99.9);
     expect(percentOf(9999, 10000)).toBe(99.99);
-    expect(formatPercent(percentOf(9999, 10000))).toBe("99.9%");
+    expect(formatPercent(percentOf(9999, 10000))).toBe("99.99%");
     expect(formatPercent(100)).toBe("100%");
     expect(formatPercent(97.5)).toBe("97.5%");
     expect(percentOf(0, 0)).toBe(100);

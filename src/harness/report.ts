@@ -1,25 +1,27 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { PACKAGE_ROOT } from "./corpus.js";
-import type { Diagnosis } from "./diagnosis.js";
-import type { RowResult, ScoreOptions, Status } from "./outcome.js";
+import { diagnose, type Diagnosis } from "./diagnosis.js";
+import { resultOf, type RowResult, type ScoreOptions, type Status } from "./outcome.js";
 import type { Implementation } from "./protocol.js";
 import { instanceTextOf, LEVELS, schemaTextOf, type Level, type ProfileName, type Row, type Section, type SimpleStep, type Step, type Tier } from "./rows.js";
 import type { Run } from "./runner.js";
 import { clipText, shellQuote } from "./reporters/text.js";
-import { score, statusAt, type Scores } from "./scoring.js";
+import { failingIds, score, statusAt, type Scores } from "./scoring.js";
 
 // The report of one scoring run, as JSON Lines:
 //
 //   {"kind":"header", ...}      format and version, tool, subject, profile, level, tiers, filters, corpus size
-//   {"kind":"row", ...}         one line per row, in corpus order
+//   {"kind":"row", ...}         one line per row, in corpus order; a row that did not pass carries
+//                               its reproduction ("repro": why, schema, instance or steps, rerun)
 //   {"kind":"diagnosis", ...}   the pitfalls that explain the failures
-//   {"kind":"summary", ...}     the scores
+//   {"kind":"summary", ...}     the scores ("stopped": the cause, when the run stopped early)
 //   {"kind":"footer", "rows": N, "finishedAt": ...}
 //
 // The footer comes last and repeats the row count, so a report cut off anywhere (a killed job,
 // a full disk, a truncated artifact) is detected: readReport refuses it. Files are written to a
 // temporary name and renamed, so a half-written report never sits under the final name.
+// conformance/report.schema.json describes every line; fields are only ever added.
 
 export const REPORT_FORMAT = "tool-conformance-report";
 export const REPORT_VERSION = 1;
@@ -43,6 +45,22 @@ export interface ReportHeader {
 export interface ReportRow extends RowResult {
   kind: "row";
   levels: Record<Level, Status>;
+  /** For a row that did not pass: what a student needs to reproduce it. */
+  repro?: Reproduction;
+}
+
+/** What a row sends and why it matters, so that a failing row can be reproduced by hand. */
+export interface Reproduction {
+  /** The row's sentence of why. */
+  why: string;
+  /** The exact schema text sent (validate and compile rows). */
+  schema?: string;
+  /** The exact argument text sent (validate rows). */
+  instance?: string;
+  /** The registry steps, one a line, each with what it expects (registry rows). */
+  steps?: string[];
+  /** A command that reruns just this row (`tool-conformance score … --filter ID`), when known. */
+  rerun?: string;
 }
 
 export interface ReportDiagnosis extends Diagnosis {
@@ -55,6 +73,16 @@ export interface ReportSummary {
   kind: "summary";
   scores: Scores;
   ms: number;
+  /** Set when the run stopped early: the subject could not start, or kept failing. */
+  stopped?: Stopped;
+}
+
+/** Why a run stopped before every row was answered. */
+export interface Stopped {
+  /** One line: the cause. */
+  cause: string;
+  /** The end of what the subject wrote on stderr, when known. */
+  stderr?: string;
 }
 
 export interface ReportFooter {
@@ -97,6 +125,12 @@ export interface BuildOptions extends ScoreOptions {
   diagnosis: Diagnosis;
   /** Whether fingerprints were available (false: the diagnosis could not be made). */
   diagnosed?: boolean;
+  /** The rows that ran (any order): rows that do not pass get their reproduction from them. */
+  rows?: readonly Row[];
+  /** The command that scores this subject with these settings, without `--filter`: each failing row's rerun command adds its own. */
+  rerun?: string;
+  /** Set when the run stopped early. */
+  stopped?: Stopped;
 }
 
 export function buildReport(run: Run, options: BuildOptions): Report {
@@ -119,19 +153,122 @@ export function buildReport(run: Run, options: BuildOptions): Report {
     startedAt: run.startedAt,
     corpus: { rows: options.corpusRows, selected: run.results.length },
   };
+  const byId = new Map((options.rows ?? []).map((row) => [row.id, row]));
   const rows = run.results.map((result): ReportRow => {
     const levels = Object.fromEntries(LEVELS.map((level) => [level, statusAt(result, { level, tiers: options.tiers })])) as Record<Level, Status>;
     // a passing check's actual is its expected: keep only what a reader needs
     const checks = result.checks.map((check) => (check.pass ? { level: check.level, tier: check.tier, what: check.what, pass: true, expected: undefined, actual: undefined } : check));
-    return { kind: "row", ...result, checks, levels };
+    const source = result.status === "passed" ? undefined : byId.get(result.id);
+    return { kind: "row", ...result, checks, levels, ...(source ? { repro: reproductionOf(source, options.rerun) } : {}) };
   });
   return {
     header,
     rows,
     diagnosis: { kind: "diagnosis", available: options.diagnosed ?? true, ...options.diagnosis },
-    summary: { kind: "summary", scores: options.scores, ms: run.ms },
+    summary: { kind: "summary", scores: options.scores, ms: run.ms, ...(options.stopped ? { stopped: options.stopped } : {}) },
     footer: { kind: "footer", rows: rows.length, finishedAt: run.finishedAt },
   };
+}
+
+export interface StoppedRunOptions extends ScoreOptions {
+  profile: ProfileName;
+  filters: ReportHeader["filters"];
+  corpusRows: number;
+  label: string;
+  /** The rows chosen for the run, in order. */
+  rows: readonly Row[];
+  /** Rows answered before the run stopped, by id; every other row is errored with the cause. */
+  answered?: ReadonlyMap<string, RowResult>;
+  startedAt: string;
+  ms: number;
+  stopped: Stopped;
+  rerun?: string;
+}
+
+/**
+ * The report of a run that stopped early (the subject could not start, or kept failing): every
+ * row not answered is errored with the cause, the scores follow (0 when nothing was answered),
+ * the summary carries the cause and the end of the subject's stderr. Graders and CI get a whole
+ * report, and the student the reason, instead of nothing.
+ */
+export function buildStoppedReport(options: StoppedRunOptions): Report {
+  const results = options.rows.map((row): RowResult => options.answered?.get(row.id) ?? resultOf(row, "errored", [], 0, options.stopped.cause));
+  const scoring = { level: options.level, tiers: options.tiers };
+  const base = diagnose(results, scoring, []);
+  const run: Run = {
+    label: options.label,
+    hello: { ready: true, version: 0, implementation: { name: options.label, language: "unknown" }, profiles: [], capabilities: [] },
+    results,
+    startedAt: options.startedAt,
+    finishedAt: new Date().toISOString(),
+    ms: options.ms,
+  };
+  const report = buildReport(run, {
+    ...scoring,
+    profile: options.profile,
+    filters: options.filters,
+    corpusRows: options.corpusRows,
+    scores: score(results, scoring),
+    diagnosis: { ...base, matches: [], unexplained: failingIds(results, scoring), lines: ["no diagnosis: the run stopped before every row was answered"] },
+    diagnosed: false,
+    rows: options.rows,
+    ...(options.rerun !== undefined ? { rerun: options.rerun } : {}),
+    stopped: options.stopped,
+  });
+  // the handshake never completed: say so rather than invent one
+  delete report.header.subject.protocolVersion;
+  delete report.header.subject.capabilities;
+  return report;
+}
+
+/** The longest schema or argument text a report keeps (the rerun command reproduces any row whole). */
+export const REPRO_MAX_CHARS = 64 * 1024;
+
+/** A row's reproduction: its why, what it sends, and the command that reruns it. */
+export function reproductionOf(row: Row, rerun?: string): Reproduction {
+  const keep = (text: string) => clipText(text, REPRO_MAX_CHARS);
+  const out: Reproduction = { why: row.why };
+  if (row.kind === "validate") {
+    out.schema = keep(schemaTextOf(row));
+    out.instance = keep(instanceTextOf(row.instance));
+  } else if (row.kind === "compile") {
+    out.schema = keep(schemaTextOf(row));
+  } else {
+    const timeout = row.registry?.timeoutMs;
+    out.steps = [`a new registry${timeout !== undefined ? ` (tool timeout ${timeout} ms)` : ""}`, ...row.steps.flatMap((step, i) => stepLines(step, `step ${i + 1}`))].map(keep);
+  }
+  if (rerun !== undefined) out.rerun = `${rerun} --filter ${shellQuote(row.id)}`;
+  return out;
+}
+
+/** A registry step as the request it makes and what it expects: `step 2: call {…} → expect …`. */
+function stepLines(step: Step, label: string): string[] {
+  if (step.op === "concurrently") return [`${label}: at once, on the same registry:`, ...step.steps.flatMap((inner, i) => stepLines(inner, `  ${label}.${i + 1}`))];
+  return [`${label}: ${stepText(step)}`];
+}
+
+function stepText(step: SimpleStep): string {
+  switch (step.op) {
+    case "register": {
+      const tool = step.tool;
+      const parameters = tool.parametersText ?? (tool.parameters === undefined || tool.parameters === null ? null : JSON.stringify(tool.parameters));
+      const spec = { name: tool.name, description: tool.description, parameters, behavior: tool.behavior };
+      const expect = step.expect.ok ? "accepted" : `refused${step.expect.error !== undefined ? ` with ${JSON.stringify(step.expect.error)}` : ""}`;
+      return `register${step.override ? " (override)" : ""} ${JSON.stringify(spec)} → expect ${expect}`;
+    }
+    case "names":
+      return `names → expect ${JSON.stringify(step.expect)}`;
+    case "definitions":
+      return `definitions → expect ${JSON.stringify(step.expect)}`;
+    case "call": {
+      const e = step.expect;
+      const parts = [e.isError ? "an error result" : "a result", `runs ${JSON.stringify(e.runs)}`];
+      if (e.content !== undefined) parts.push(`content ${JSON.stringify(e.content)}`);
+      if (e.contentIncludes?.length) parts.push(`content including ${e.contentIncludes.map((t) => JSON.stringify(t)).join(", ")}`);
+      if (e.contentExcludes?.length) parts.push(`content without ${e.contentExcludes.map((t) => JSON.stringify(t)).join(", ")}`);
+      return `call ${JSON.stringify(step.call)} → expect ${parts.join(", ")}`;
+    }
+  }
 }
 
 /** The report as JSON Lines text (one object a line, the footer last). */

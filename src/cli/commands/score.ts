@@ -6,14 +6,16 @@ import { loadCorpus } from "../../harness/corpus.js";
 import { describeJsts, importJsts } from "../../harness/jsts.js";
 import { diagnose, type Diagnosis } from "../../harness/diagnosis.js";
 import type { ReferenceApi } from "../../harness/handler.js";
-import type { ScoreOptions } from "../../harness/outcome.js";
-import { buildReport, readReport, ReportError, writeFileAtomic, writeReport, type Report } from "../../harness/report.js";
+import type { RowResult, ScoreOptions } from "../../harness/outcome.js";
+import { buildReport, buildStoppedReport, formatReport, readReport, ReportError, writeFileAtomic, writeReport, type Report } from "../../harness/report.js";
+import { renderGithubActions, writeStepSummary } from "../../harness/reporters/github-actions.js";
+import { noWorkflowCommands, oneLine, shellQuote } from "../../harness/reporters/text.js";
 import { formatGradescope, VISIBILITIES, type Visibility } from "../../harness/reporters/gradescope.js";
 import { renderHtml } from "../../harness/reporters/html.js";
 import { renderMarkdown } from "../../harness/reporters/markdown.js";
 import { paintFor, renderTerminal, type Paint } from "../../harness/reporters/terminal.js";
 import { LEVELS, PROFILES, SECTIONS, TIERS, type Level, type ProfileName, type Section, type Tier } from "../../harness/rows.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, selectRows } from "../../harness/runner.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, selectRows, type Run } from "../../harness/runner.js";
 import { failingIds, formatPercent, passes, score } from "../../harness/scoring.js";
 import { inProcessSubject } from "../../harness/subjects/in-process.js";
 import { stdioSubject } from "../../harness/subjects/stdio.js";
@@ -27,11 +29,11 @@ import { EXIT, UsageError } from "../errors.js";
 // `tool-conformance score`: scores one subject against the corpus and writes its reports;
 // with no subject, scores the reference and every pitfall mutant (the demo).
 
-export const REPORTERS = ["terminal", "json", "junit", "gradescope", "markdown", "html"] as const;
+export const REPORTERS = ["terminal", "json", "junit", "gradescope", "markdown", "html", "github-actions"] as const;
 export type ReporterName = (typeof REPORTERS)[number];
 
-/** The file each reporter writes under --out. */
-export const REPORT_FILES: Record<Exclude<ReporterName, "terminal">, string> = {
+/** The file each reporter writes under --out (terminal and github-actions write to stdout). */
+export const REPORT_FILES: Record<Exclude<ReporterName, "terminal" | "github-actions">, string> = {
   json: "report.jsonl",
   junit: "junit.xml",
   gradescope: "results.json",
@@ -80,8 +82,8 @@ export function register(program: Command): void {
     .option("--filter <glob>", "only rows whose id (or section name) matches; * is any text; repeatable", collect, [])
     .option("--jobs <n>", "sessions in parallel (default: the number of cores)")
     .option("--timeout <ms>", "per-request timeout in ms (default 5000 for --subject, 10000 in-process)")
-    .option("--reporter <name>", `output, repeatable: ${REPORTERS.join(", ")} (default: terminal)`, collect, [])
-    .option("--out <dir>", "folder for report files", "reports")
+    .option("--reporter <name>", `output, repeatable: ${REPORTERS.join(", ")}; json=- writes report.jsonl to stdout (default: terminal)`, collect, [])
+    .option("--out <dir>", "folder for report files; - writes the JSON lines of the report to stdout, and nothing else", "reports")
     .option("--min-score <percent>", "exit 1 when the score is below this percent (default 100: any row that does not pass fails the run; 0 to always exit 0 once scored)")
     .option("--baseline <report>", "a previous report.jsonl: exit 1 when a row that passed there fails now")
     .addOption(new Option("--gradescope-per <unit>", "one Gradescope test per section or per row").choices(["section", "row"]).default("section"))
@@ -101,7 +103,10 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   const timeoutMs = positiveInt(flags.timeout, "--timeout");
   const minScore = flags.minScore === undefined ? undefined : percentArg(flags.minScore);
   const points = flags.gradescopePoints === undefined ? undefined : positiveNumber(flags.gradescopePoints, "--gradescope-points");
-  const reporters = parseReporters(flags.reporter);
+  // --out - or --reporter json=-: the report's JSON lines are the whole of stdout
+  const jsonToStdout = flags.out === "-" || flags.reporter.includes("json=-");
+  const reporters = parseReporters(flags.reporter.map((r) => (r === "json=-" ? "json" : r)), flags.out === "-" ? ["json"] : ["terminal"]);
+  if (jsonToStdout) checkStdoutReporters(reporters, flags.out === "-");
   const given = [positional !== undefined, flags.subject !== undefined, flags.module !== undefined].filter(Boolean).length;
   if (given > 1) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
   // a subject is graded on what the spec fixes; the demo shows every tier, and says so
@@ -128,14 +133,34 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
 
   // a baseline that cannot be used should stop the run before it starts
   const baseline = flags.baseline === undefined ? undefined : readReportOrExplain(flags.baseline);
-  const resolved = await resolveSubject(positional, flags, timeoutMs);
-  const run = await runRows(resolved.subject, rows, {
-    profile: flags.profile,
-    ...scoring,
-    jobs,
-    requestTimeoutMs: resolved.guardMs,
-    progress: flags.progress ? "auto" : false,
-  });
+  const filters = { ...(sectionFilters.length ? { sections: sectionFilters } : {}), ...(flags.filter.length ? { ids: flags.filter } : {}) };
+  const corpusRows = corpus.filter((r) => !r.profiles || r.profiles.includes(flags.profile)).length;
+  const rerun = rerunCommand(positional, flags, tiers);
+  const emit = (report: Report) => emitReports(report, reporters, flags, points, jsonToStdout);
+  // rows answered so far: a run that stops early still reports them
+  const answered = new Map<string, RowResult>();
+  const startedAt = new Date();
+  let run: Run;
+  try {
+    const resolved = await resolveSubject(positional, flags, timeoutMs);
+    run = await runRows(resolved.subject, rows, {
+      profile: flags.profile,
+      ...scoring,
+      jobs,
+      requestTimeoutMs: resolved.guardMs,
+      progress: flags.progress ? "auto" : false,
+      onResult: (result) => answered.set(result.id, result),
+    });
+  } catch (error) {
+    if (!(error instanceof SubjectError)) throw error;
+    // the subject could not start or kept failing: a whole report all the same (score 0 for what it never
+    // answered, the cause and the end of its stderr), then exit 3
+    const cause = oneLine(error.message);
+    const label = flags.label ?? flags.subject ?? (flags.module !== undefined ? `module:${flags.module}` : positional!);
+    const stopped = { cause, ...(error.stderr ? { stderr: tailOf(error.stderr) } : {}) };
+    await emit(buildStoppedReport({ profile: flags.profile, ...scoring, filters, corpusRows, label, rows, answered, startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped, rerun }));
+    throw new SubjectError(noWorkflowCommands(cause));
+  }
   const scores = score(run.results, scoring);
   let diagnosis: Diagnosis = diagnose(run.results, scoring, []);
   let diagnosed = true;
@@ -152,28 +177,9 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
     diagnosis = { ...diagnosis, matches: [], unexplained: failing, lines: ["no diagnosis (--no-diagnosis)"] };
   }
   if (flags.label) run.label = flags.label;
-  const report = buildReport(run, {
-    profile: flags.profile,
-    ...scoring,
-    filters: { ...(sectionFilters.length ? { sections: sectionFilters } : {}), ...(flags.filter.length ? { ids: flags.filter } : {}) },
-    corpusRows: corpus.filter((r) => !r.profiles || r.profiles.includes(flags.profile)).length,
-    scores,
-    diagnosis,
-    diagnosed,
-  });
-
-  // junit-report-builder and its dependencies load only when asked for
-  const junit = reporters.includes("junit") ? (await import("../../harness/reporters/junit.js")).renderJUnit : undefined;
-  let written: string[];
-  try {
-    written = writeReports(report, reporters, flags, points, junit);
-  } catch (error) {
-    const reason = writeFailure(error);
-    throw new UsageError(`cannot write the reports under --out ${flags.out}: ${reason}`);
-  }
+  const report = buildReport(run, { profile: flags.profile, ...scoring, filters, corpusRows, scores, diagnosis, diagnosed, rows, rerun });
+  await emit(report);
   const err = paintFor(process.stderr);
-  if (reporters.includes("terminal")) process.stdout.write(renderTerminal(report));
-  for (const file of written) process.stderr.write(`${err("dim", "wrote")} ${file}\n`);
 
   let code: number = EXIT.ok;
   const total = report.summary.scores.total;
@@ -187,7 +193,7 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
     if (exact < minScore) {
       process.stderr.write(`tool-conformance: score ${formatPercent(total.percent)} is below --min-score ${minScore}%\n`);
       code = EXIT.failed;
-    } else if (!reporters.includes("terminal")) {
+    } else if (!reporters.includes("terminal") && !reporters.includes("github-actions")) {
       process.stderr.write(`score ${formatPercent(total.percent)} (--min-score ${minScore}%: ok)\n`);
     }
   }
@@ -241,29 +247,80 @@ async function mutantSubject(id: string): Promise<Subject> {
   }
 }
 
-function writeReports(report: Report, reporters: ReporterName[], flags: ScoreFlags, points: number | undefined, renderJUnit?: (report: Report) => string): string[] {
+/**
+ * Writes the report in every chosen form: files under --out (or report.jsonl to stdout), the
+ * terminal summary (to stderr when stdout carries the JSON lines), the GitHub Actions annotations
+ * and step summary. A file that cannot be written is a usage error (exit 2).
+ */
+async function emitReports(report: Report, reporters: ReporterName[], flags: ScoreFlags, points: number | undefined, jsonToStdout: boolean): Promise<void> {
+  // the XML writer loads only when asked for
+  const junit = reporters.includes("junit") ? (await import("../../harness/reporters/junit.js")).renderJUnit : undefined;
+  const reportFile = reporters.includes("json") && !jsonToStdout ? join(flags.out, REPORT_FILES.json) : undefined;
   const written: string[] = [];
-  for (const reporter of reporters) {
-    if (reporter === "terminal") continue;
-    const file = join(flags.out, REPORT_FILES[reporter]);
-    if (reporter === "json") writeReport(file, report);
-    else if (reporter === "junit") writeFileAtomic(file, renderJUnit!(report));
-    else if (reporter === "markdown") writeFileAtomic(file, renderMarkdown(report));
-    else if (reporter === "html") writeFileAtomic(file, renderHtml(report));
-    else if (reporter === "gradescope") {
-      writeFileAtomic(
-        file,
-        formatGradescope(report, {
-          per: flags.gradescopePer,
-          points,
-          visibility: flags.gradescopeVisibility,
-          stdoutVisibility: flags.gradescopeStdoutVisibility,
-        }),
-      );
+  try {
+    for (const reporter of reporters) {
+      if (reporter === "terminal" || reporter === "github-actions") continue;
+      if (reporter === "json" && jsonToStdout) {
+        process.stdout.write(formatReport(report));
+        continue;
+      }
+      const file = join(flags.out, REPORT_FILES[reporter]);
+      if (reporter === "json") writeReport(file, report);
+      else if (reporter === "junit") writeFileAtomic(file, junit!(report));
+      else if (reporter === "markdown") writeFileAtomic(file, renderMarkdown(report, reportFile ? { reportFile } : {}));
+      else if (reporter === "html") writeFileAtomic(file, renderHtml(report, reportFile ? { reportFile } : {}));
+      else if (reporter === "gradescope") {
+        writeFileAtomic(
+          file,
+          formatGradescope(report, {
+            per: flags.gradescopePer,
+            points,
+            visibility: flags.gradescopeVisibility,
+            stdoutVisibility: flags.gradescopeStdoutVisibility,
+          }),
+        );
+      }
+      written.push(file);
     }
-    written.push(file);
+    if (reporters.includes("github-actions")) {
+      const summary = writeStepSummary(report, process.env, reportFile ? { reportFile } : {});
+      if (summary) written.push(`${summary} ($GITHUB_STEP_SUMMARY)`);
+    }
+  } catch (error) {
+    const reason = writeFailure(error);
+    throw new UsageError(`cannot write the reports under --out ${flags.out}: ${reason}`);
   }
-  return written;
+  const files = written.filter((file) => !file.endsWith("($GITHUB_STEP_SUMMARY)"));
+  if (reporters.includes("terminal")) (jsonToStdout ? process.stderr : process.stdout).write(renderTerminal(report, { paint: paintFor(jsonToStdout ? process.stderr : process.stdout), files }));
+  if (reporters.includes("github-actions")) process.stdout.write(renderGithubActions(report));
+  const err = paintFor(process.stderr);
+  for (const file of written) process.stderr.write(`${err("dim", "wrote")} ${file}\n`);
+}
+
+/** With the report's JSON lines on stdout, nothing else may go there; with --out -, no file either. */
+function checkStdoutReporters(reporters: ReporterName[], outIsStdout: boolean): void {
+  if (reporters.includes("github-actions")) throw new UsageError("--reporter github-actions writes to stdout, which carries the report's JSON lines here (--out - or --reporter json=-): give --out DIR instead");
+  const files = reporters.filter((r) => r !== "terminal" && r !== "json");
+  if (outIsStdout && files.length > 0) throw new UsageError(`--out - sends report.jsonl to stdout; ${files.join(", ")} need a folder: give --out DIR with --reporter json=-`);
+}
+
+/** The command that scores this subject with these settings; a row's rerun command adds --filter ID. */
+function rerunCommand(positional: string | undefined, flags: ScoreFlags, tiers: Tier[]): string {
+  const words = ["tool-conformance", "score"];
+  if (flags.subject !== undefined) words.push("--subject", shellQuote(flags.subject));
+  else if (flags.module !== undefined) words.push("--module", shellQuote(flags.module));
+  else words.push(shellQuote(positional!));
+  if (flags.profile !== "ag02") words.push("--profile", flags.profile);
+  if (flags.level !== "messages") words.push("--level", flags.level);
+  words.push("--tier", tiers.length === TIERS.length ? "all" : tiers.join(","));
+  if (flags.timeout !== undefined) words.push("--timeout", shellQuote(flags.timeout));
+  if (flags.jsts !== undefined) words.push("--jsts", shellQuote(flags.jsts));
+  return words.join(" ");
+}
+
+/** The end of a subject's stderr, for a report. */
+function tailOf(text: string, max = 4_000): string {
+  return text.length > max ? `…${text.slice(-max)}` : text;
 }
 
 /** Rows that passed in the baseline and do not pass now: regressions. Prints them; exit code. */
@@ -287,7 +344,7 @@ function checkBaseline(report: Report, baseline: Report, path: string, paint: Pa
     return EXIT.ok;
   }
   process.stderr.write(`tool-conformance: ${regressed.length} row${regressed.length === 1 ? "" : "s"} passed in the baseline ${path} and ${regressed.length === 1 ? "fails" : "fail"} now:\n`);
-  for (const row of regressed) process.stderr.write(`  ${paint("red", "✗")} ${row.id} (${row.status}${row.error ? `: ${row.error}` : ""})\n`);
+  for (const row of regressed) process.stderr.write(noWorkflowCommands(`  ${paint("red", "✗")} ${oneLine(row.id)} (${row.status}${row.error ? `: ${oneLine(row.error)}` : ""})`) + "\n");
   return EXIT.failed;
 }
 
@@ -325,10 +382,10 @@ export function parseTiers(values: string[], fallback: Tier[]): Tier[] {
   return TIERS.filter((tier) => values.includes(tier));
 }
 
-function parseReporters(values: string[]): ReporterName[] {
-  if (values.length === 0) return ["terminal"];
+function parseReporters(values: string[], fallback: ReporterName[]): ReporterName[] {
+  if (values.length === 0) return fallback;
   for (const value of values) {
-    if (!(REPORTERS as readonly string[]).includes(value)) throw new UsageError(`--reporter: ${JSON.stringify(value)} is not a reporter (${REPORTERS.join(", ")})`);
+    if (!(REPORTERS as readonly string[]).includes(value)) throw new UsageError(`--reporter: ${JSON.stringify(value)} is not a reporter (${REPORTERS.join(", ")}, or json=- for stdout)`);
   }
   return REPORTERS.filter((r) => values.includes(r));
 }

@@ -1,6 +1,7 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Option, type Command } from "commander";
-import { CORPUS_DIR, loadCorpus } from "../../harness/corpus.js";
+import { CORPUS_DIR, loadCorpus, PACKAGE_ROOT } from "../../harness/corpus.js";
 import { describeJsts, importJsts } from "../../harness/jsts.js";
 import type { Row } from "../../harness/rows.js";
 import {
@@ -97,8 +98,33 @@ function libraryLines(comparison: Comparison): string[][] {
   return comparison.libraries.map((library) => [
     library.label,
     library.missing ? "not installed" : library.level,
-    library.missing ? `(${library.missing})` : library.note,
+    library.missing ? `install it with: npm install ${installSpec(library.name)}` : library.note,
   ]);
+}
+
+/**
+ * `ajv@8.20.0`: a validator library at the version this package declares it as an optional peer
+ * dependency (the version the comparison was measured with).
+ */
+function installSpec(name: string): string {
+  try {
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { peerDependencies?: Record<string, string> };
+    const version = manifest.peerDependencies?.[name];
+    return version ? `${name}@${version}` : name;
+  } catch {
+    return name;
+  }
+}
+
+/** One line naming every library not installed and the one command that installs them all. */
+function installLine(comparison: Comparison): string[] {
+  const missing = comparison.libraries.filter((library) => library.missing);
+  if (missing.length === 0) return [];
+  return [
+    "",
+    `not installed: ${missing.map((library) => library.name).join(", ")} (optional peer dependencies of tool-conformance). To compare them too, install them beside it (in the same project, or with -g beside a global install):`,
+    `  npm install ${missing.map((library) => installSpec(library.name)).join(" ")}`,
+  ];
 }
 
 function disagreementLines(rule: RuleDisagreement, columns: Map<string, string>, code: (s: string) => string): string[] {
@@ -117,6 +143,7 @@ function textOf(comparison: Comparison, ms: number, jstsLine?: string): string {
   out.push(`Alternative validators over ${comparison.rows.length} validate and compile rows (${(ms / 1000).toFixed(1)} s)`);
   if (jstsLine) out.push(jstsLine);
   out.push("", ...pad([["library", "compared at", "how"], ...libraryLines(comparison)]));
+  out.push(...installLine(comparison));
   out.push("", "Rows agreed, verdict level (valid or not; accepted or refused):", ...pad([header, ...tableRows(comparison, lines, "verdict")]));
   out.push("", "Rows agreed, paths level (the ordered error paths; – where the library's locations are lossy):", ...pad([header, ...tableRows(comparison, lines, "paths")]));
   const names = new Map(comparison.libraries.map((library, i) => [library.name, columns[i]!]));

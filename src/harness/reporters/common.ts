@@ -1,13 +1,23 @@
-import { isActive, type ScoreOptions } from "../outcome.js";
+import { isActive, tiersOfRow, type ScoreOptions } from "../outcome.js";
 import type { Report, ReportRow } from "../report.js";
 import { SECTIONS, TIERS, type Section, type Tier } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
+import { clipText, oneLine, visible } from "./text.js";
 
 // What every reporter shows the same way: failing rows with expected against actual,
 // the section × tier table, the headline.
 
 export function optionsOf(report: Report): ScoreOptions {
   return { level: report.header.level, tiers: report.header.tiers };
+}
+
+/**
+ * The rows the score counts, in corpus order: a row with no check of the chosen tiers at the
+ * chosen level (a catalog-worded row in a verdict-level core run) ran but is not counted.
+ */
+export function countedRows(report: Report): ReportRow[] {
+  const options = optionsOf(report);
+  return report.rows.filter((row) => tiersOfRow(row, options).length > 0);
 }
 
 /** Rows not passed at the report's level, in corpus order. */
@@ -17,8 +27,14 @@ export function failingRows(report: Report): ReportRow[] {
 
 export interface Difference {
   what: string;
+  /** Expected and actual for people: a list one item a line, every character visible (see `show`). */
   expected: string;
   actual: string;
+  /** The same two on one line each, quoted: `["$: expected at least 2 characters, got 1"]`, `(none)`. */
+  expectedInline: string;
+  actualInline: string;
+  /** Words beside the comparison (what a Call threw), visible. */
+  note?: string;
 }
 
 /**
@@ -29,13 +45,20 @@ export interface Difference {
 export function differences(row: ReportRow, options: ScoreOptions, condensed = true): Difference[] {
   let failing = row.checks.filter((check) => isActive(check, options) && !check.pass);
   if (condensed) {
-    const stepless = failing.filter((check) => !/^step \d+:/.test(check.what));
+    const stepless = failing.filter((check) => !/^step \d+/.test(check.what));
     if (stepless.length > 1) failing = failing.filter((check) => !stepless.includes(check) || check === stepless[stepless.length - 1]);
     failing = failing.slice(0, 3);
   }
   return failing.map((check) => {
     const [expected, actual] = onlyDiffering(check.expected, check.actual);
-    return { what: check.what, expected: show(expected), actual: show(actual) };
+    return {
+      what: oneLine(check.what),
+      expected: show(expected),
+      actual: show(actual),
+      expectedInline: showInline(expected),
+      actualInline: showInline(actual),
+      ...(check.note ? { note: oneLine(check.note) } : {}),
+    };
   });
 }
 
@@ -49,29 +72,80 @@ export function onlyDiffering(expected: unknown, actual: unknown): [unknown, unk
   return [pick(expected), pick(actual)];
 }
 
-/** A value for people: a list of strings one per line, a string as is, anything else as JSON. */
+/**
+ * A value for people: a list of strings one item a line, a string as is, anything else as JSON.
+ * Every character is visible: a trailing NUL shows as `\u0000`, a line break inside an item as
+ * `\n`, so two different texts never read the same.
+ */
 export function show(value: unknown): string {
   if (value === undefined) return "(nothing)";
-  if (typeof value === "string") return value === "" ? '""' : value;
+  if (typeof value === "string") return value === "" ? '""' : oneLine(value);
   if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
-    return value.length === 0 ? "(none)" : value.join("\n");
+    return value.length === 0 ? "(none)" : value.map((item) => (item === "" ? '""' : oneLine(item))).join("\n");
   }
-  return JSON.stringify(value);
+  return oneLine(JSON.stringify(value) ?? String(value));
 }
 
-/** Shortens a text for one line of a table or a test name. */
+/** A value on one line: a string or a list of strings quoted as JSON (`"valid"`, `["$", "$.name"]`), an empty list `(none)`. */
+export function showInline(value: unknown): string {
+  if (value === undefined) return "(nothing)";
+  if (Array.isArray(value) && value.length === 0) return "(none)";
+  return oneLine(JSON.stringify(value) ?? String(value));
+}
+
+/** Shortens a text for one line of a table or a test name; every character visible. */
 export function clip(text: string, max = 160): string {
-  const line = text.replace(/\s*\n\s*/g, " ⏎ ");
+  const line = visible(text).replace(/\s*\n\s*/g, " ⏎ ");
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** One line: why a row did not pass. */
+/** One line: why a row did not pass (`errors: expected ["$: …"]; actual (none)`). */
 export function reasonOf(row: ReportRow, options: ScoreOptions): string {
-  if (row.status === "errored") return `errored: ${row.error ?? "no reply"}`;
-  if (row.status === "skipped") return `not answerable: ${row.error ?? "skipped"}`;
+  if (row.status === "errored") return `errored: ${oneLine(row.error ?? "no reply")}`;
+  if (row.status === "skipped") return `not answerable: ${oneLine(row.error ?? "skipped")}`;
   const first = differences(row, options)[0];
   if (!first) return "failed";
-  return `${first.what}: expected ${clip(first.expected, 80)}, got ${clip(first.actual, 80)}`;
+  return `${first.what}: expected ${clip(first.expectedInline, 100)}; actual ${clip(first.actualInline, 100)}`;
+}
+
+/** A labelled text of a row's reproduction: `why`, `schema`, `arguments`, `steps`, `rerun`. */
+export interface ReproLine {
+  label: "why" | "schema" | "arguments" | "steps" | "rerun";
+  text: string;
+}
+
+/**
+ * What a student needs to reproduce a row that did not pass, each text visible and at most `max`
+ * characters (with a note of what was cut): the why, the schema and argument texts (or the steps
+ * of a registry row, one a line), and the command that reruns just this row.
+ */
+export function reproLines(row: ReportRow, max = 2_000): ReproLine[] {
+  const repro = row.repro;
+  if (!repro) return [];
+  const text = (value: string) => clipText(oneLine(value), max);
+  const lines: ReproLine[] = [{ label: "why", text: clipText(oneLine(repro.why), max) }];
+  if (repro.schema !== undefined) lines.push({ label: "schema", text: text(repro.schema) });
+  if (repro.instance !== undefined) lines.push({ label: "arguments", text: text(repro.instance) });
+  if (repro.steps !== undefined) lines.push({ label: "steps", text: repro.steps.map((step) => clipText(visible(step, { newlines: false, tabs: false }), max)).join("\n") });
+  if (repro.rerun !== undefined) lines.push({ label: "rerun", text: oneLine(repro.rerun) });
+  return lines;
+}
+
+/**
+ * Whether the run stopped before the subject answered anything: every row not passed errored with
+ * the run's cause. Reporters then say the cause once rather than once a row.
+ */
+export function stoppedBeforeAnswers(report: Report): boolean {
+  const stopped = report.summary.stopped;
+  return stopped !== undefined && report.rows.every((row) => row.status === "errored" && row.checks.length === 0 && row.error === stopped.cause);
+}
+
+/** The run stopped early: its cause and the end of the subject's stderr, for people. */
+export function stoppedText(report: Report, maxStderr = 2_000): { cause: string; stderr?: string } | undefined {
+  const stopped = report.summary.stopped;
+  if (!stopped) return undefined;
+  const stderr = stopped.stderr?.trimEnd();
+  return { cause: oneLine(stopped.cause), ...(stderr ? { stderr: visible(stderr.length > maxStderr ? `…${stderr.slice(-maxStderr)}` : stderr) } : {}) };
 }
 
 export function fraction(tally: Tally): string {
@@ -95,10 +169,11 @@ export function tiersOf(report: Report): Tier[] {
 /** "mutant:s03 (in-process, typescript)", "python3 adapter.py — my-registry (1.2, python)". */
 export function subjectLine(report: Report): string {
   const { label, implementation } = report.header.subject;
-  if (!implementation) return label;
-  const about = [implementation.version, implementation.language].filter(Boolean).join(", ");
-  if (implementation.name === label) return about ? `${label} (${about})` : label;
-  return `${label} — ${implementation.name}${about ? ` (${about})` : ""}`;
+  if (!implementation) return oneLine(label);
+  // a subject that never completed its handshake has no language to tell ("unknown")
+  const about = [implementation.version, implementation.language === "unknown" ? "" : implementation.language].filter(Boolean).join(", ");
+  if (implementation.name === label) return oneLine(about ? `${label} (${about})` : label);
+  return oneLine(`${label} — ${implementation.name}${about ? ` (${about})` : ""}`);
 }
 
 /** "profile ag02 · level messages · tiers core, catalog, hardening · 413 rows". */
@@ -111,7 +186,9 @@ export function settingsLine(report: Report): string {
     `tiers ${h.tiers.join(", ")}`,
     `${h.corpus.selected} of ${h.corpus.rows} rows`,
     ...(filters.length ? [`filter ${filters.join(" ")}`] : []),
-  ].join(" · ");
+  ]
+    .map(oneLine)
+    .join(" · ");
 }
 
 /** Counts apart: "3 failed, 1 errored, 2 not answerable". */

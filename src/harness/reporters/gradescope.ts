@@ -1,10 +1,20 @@
 import type { Report, ReportRow } from "../report.js";
-import { clip, countsLine, differences, failingRows, fraction, optionsOf, reasonOf, sectionsOf, settingsLine, subjectLine } from "./common.js";
+import { SECTIONS } from "../rows.js";
+import { formatPercent } from "../scoring.js";
+import { countedRows, countsLine, differences, failingRows, fraction, optionsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine } from "./common.js";
+import { clipText, oneLine, visible } from "./text.js";
 
-// Gradescope's autograder results.json (https://gradescope-autograders.readthedocs.io/en/latest/specs/):
-// a top-level score, output and visibility, and a list of tests, each with score, max_score,
-// name, number, status, output, tags and visibility. Points are spread over the rows: the whole
-// run is worth `points` (default 100), each row points/rows, so a test's max_score is its share.
+// Gradescope's autograder results.json (https://gradescope-autograders.readthedocs.io/en/latest/specs/;
+// a JSON Schema of that format is in test/fixtures/schemas and the tests check against it): a
+// top-level score, output and visibility, and a list of tests, each with score, max_score, status,
+// name, number, output, tags and visibility.
+//
+// Points are counted in hundredths, so that every total adds up exactly: the run is worth `points`
+// (default 100); the score is floor(passed × points / rows) to the hundredth, the same rounding as
+// every percent the tool shows (with 100 points, the score is the percent). The score is spread over
+// the tests that passed and the rest of the points over the tests that did not, each in proportion
+// to its rows (largest remainders), so the tests' scores add up to the score, their max_scores to
+// the points, and a test that passed whole scores its max_score.
 
 export type Visibility = "visible" | "hidden" | "after_due_date" | "after_published";
 export const VISIBILITIES: readonly Visibility[] = ["visible", "hidden", "after_due_date", "after_published"];
@@ -12,7 +22,7 @@ export const VISIBILITIES: readonly Visibility[] = ["visible", "hidden", "after_
 export interface GradescopeOptions {
   /** One test per section (default) or one per row. */
   per?: "section" | "row";
-  /** Total points of the run (default 100). */
+  /** Total points of the run (default 100); counted to the hundredth. */
   points?: number;
   /** Test visibility (Gradescope's default is "visible"). */
   visibility?: Visibility;
@@ -45,66 +55,79 @@ export interface GradescopeResults {
   extra_data: Record<string, unknown>;
 }
 
+/** A group of rows that becomes one Gradescope test. */
+interface Group {
+  name: string;
+  number: string;
+  rows: ReportRow[];
+  tags: string[];
+}
+
 export function renderGradescope(report: Report, options: GradescopeOptions = {}): GradescopeResults {
-  const points = options.points ?? 100;
-  const total = report.rows.length;
-  const each = total === 0 ? 0 : points / total;
+  const cents = Math.round((options.points ?? 100) * 100);
   const opts = optionsOf(report);
   const visibility = options.visibility ? { visibility: options.visibility } : {};
   const maxListed = options.maxListed ?? 25;
-  const tests: GradescopeTest[] = [];
+  const t = report.summary.scores.total;
+  const scoreCents = t.rows === 0 ? cents : Math.floor((t.passed * cents) / t.rows);
 
+  const counted = countedRows(report);
+  const groups: Group[] = [];
   if ((options.per ?? "section") === "section") {
-    sectionsOf(report).forEach((section, i) => {
-      const rows = report.rows.filter((row) => row.section === section);
-      const tally = report.summary.scores.sections[section]!.total;
-      const failing = rows.filter((row) => row.status !== "passed");
-      const listed = failing.slice(0, maxListed).map((row) => `✗ ${row.id}\n${detailOf(row, opts)}`);
-      if (failing.length > maxListed) listed.push(`… and ${failing.length - maxListed} more`);
-      tests.push({
-        score: round(tally.passed * each),
-        max_score: round(rows.length * each),
-        name: section,
-        number: String(i + 1),
-        status: failing.length === 0 ? "passed" : "failed",
-        output: [`${fraction(tally)} rows passed (${countsLine(tally)})`, ...listed].join("\n\n"),
-        output_format: "text",
-        tags: [section],
-        ...visibility,
-      });
-    });
+    sectionsOf(report).forEach((section, i) => groups.push({ name: section, number: String(i + 1), rows: counted.filter((row) => row.section === section), tags: [section] }));
   } else {
     const numbers = new Map<string, number>();
     const sections = sectionsOf(report);
-    for (const row of report.rows) {
+    for (const row of counted) {
       const n = (numbers.get(row.section) ?? 0) + 1;
       numbers.set(row.section, n);
-      tests.push({
-        score: row.status === "passed" ? round(each) : 0,
-        max_score: round(each),
-        name: `${row.section}: ${row.id}`,
-        number: `${sections.indexOf(row.section) + 1}.${n}`,
-        status: row.status === "passed" ? "passed" : "failed",
-        output: row.status === "passed" ? "passed" : detailOf(row, opts),
-        output_format: "text",
-        tags: [row.section, row.tier, ...row.pitfalls],
-        ...visibility,
-      });
+      groups.push({ name: `${row.section}: ${oneLine(row.id)}`, number: `${sections.indexOf(row.section) + 1}.${n}`, rows: [row], tags: [row.section, row.tier, ...row.pitfalls] });
     }
   }
+  const passed = groups.map((g) => g.rows.filter((row) => row.status === "passed").length);
+  const notPassed = groups.map((g, i) => g.rows.length - passed[i]!);
+  const earned = apportion(scoreCents, passed);
+  const lost = apportion(cents - scoreCents, notPassed);
 
-  const t = report.summary.scores.total;
-  const diagnosis = report.diagnosis.lines.length > 0 ? report.diagnosis.lines : ["no diagnosis"];
+  const tests = groups.map((group, i): GradescopeTest => {
+    const failing = group.rows.filter((row) => row.status !== "passed");
+    let output: string;
+    if (stoppedBeforeAnswers(report)) output = "not run: the submission stopped before it answered (the reason is at the top of this page)";
+    else if (options.per === "row") output = failing.length === 0 ? "passed" : detailOf(report, failing[0]!, opts);
+    else {
+      const tally = report.summary.scores.sections[group.name as (typeof SECTIONS)[number]]!.total;
+      const listed = failing.slice(0, maxListed).map((row) => `✗ ${oneLine(row.id)}\n${detailOf(report, row, opts)}`);
+      if (failing.length > maxListed) listed.push(`… and ${failing.length - maxListed} more`);
+      output = [`${fraction(tally)} rows passed (${countsLine(tally)})`, ...listed].join("\n\n");
+    }
+    return {
+      score: earned[i]! / 100,
+      max_score: (earned[i]! + lost[i]!) / 100,
+      name: group.name,
+      number: group.number,
+      status: failing.length === 0 ? "passed" : "failed",
+      output,
+      output_format: "text",
+      tags: group.tags,
+      ...visibility,
+    };
+  });
+
+  const stopped = stoppedText(report);
+  const diagnosis = report.diagnosis.lines.length > 0 ? report.diagnosis.lines.map(oneLine) : ["no diagnosis"];
   return {
-    score: round((t.passed / Math.max(1, t.rows)) * points),
-    execution_time: Math.round(report.summary.ms / 1000),
+    score: scoreCents / 100,
+    execution_time: Math.round(report.summary.ms / 10) / 100,
     output: [
-      `${subjectLine(report)}: ${fraction(t)} rows passed (${countsLine(t)})`,
+      `${subjectLine(report)}: ${formatPercent(t.percent)}, ${fraction(t)} rows passed (${countsLine(t)})`,
       settingsLine(report),
+      ...(stopped
+        ? ["", `The run stopped: ${stopped.cause}`, ...(stopped.stderr ? ["", "The end of the submission's stderr:", stopped.stderr] : []), "", "Every row it did not answer counts as errored."]
+        : []),
       "",
       "Diagnosis:",
       ...diagnosis.map((line) => `- ${line}`),
-      ...(failingRows(report).length > 0 ? ["", "Each failing row is listed with its expected and actual answer in the tests below."] : []),
+      ...(failingRows(report).length > 0 && !stopped ? ["", "Each failing row is listed in the tests below: why it matters, what it sends, expected against actual, and the command that reruns it."] : []),
     ].join("\n"),
     output_format: "text",
     ...visibility,
@@ -117,6 +140,7 @@ export function renderGradescope(report: Report, options: GradescopeOptions = {}
       tiers: report.header.tiers,
       percent: t.percent,
       diagnosis: report.diagnosis.matches.map((m) => m.id),
+      ...(report.summary.stopped ? { stopped: true } : {}),
     },
   };
 }
@@ -125,14 +149,47 @@ export function formatGradescope(report: Report, options?: GradescopeOptions): s
   return JSON.stringify(renderGradescope(report, options), null, 2) + "\n";
 }
 
-function detailOf(row: ReportRow, options: ReturnType<typeof optionsOf>): string {
-  if (row.status !== "failed") return `  ${reasonOf(row, options)}${row.stderr ? `\n  stderr: ${clip(row.stderr, 400)}` : ""}`;
-  return differences(row, options)
-    .slice(0, 2)
-    .map((d) => `  ${d.what}\n    expected: ${clip(d.expected, 400)}\n    actual:   ${clip(d.actual, 400)}`)
-    .join("\n");
+/**
+ * `total` split in proportion to `weights`, in whole units, by largest remainders (ties to the
+ * earlier): the parts add up to `total` exactly, and a zero weight gets zero.
+ */
+export function apportion(total: number, weights: readonly number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  if (sum === 0) return weights.map(() => 0);
+  const parts = weights.map((w) => Math.floor((total * w) / sum));
+  const order = weights.map((w, i) => ({ i, rest: (total * w) % sum })).sort((a, b) => b.rest - a.rest || a.i - b.i);
+  let left = total - parts.reduce((a, b) => a + b, 0);
+  for (const { i } of order) {
+    if (left === 0) break;
+    if (weights[i] === 0) continue;
+    parts[i]!++;
+    left--;
+  }
+  return parts;
 }
 
-function round(x: number): number {
-  return Math.round(x * 100) / 100;
+/** A failing row for a student: why, what it sends, expected against actual, and how to rerun it. */
+function detailOf(report: Report, row: ReportRow, options: ReturnType<typeof optionsOf>): string {
+  const lines: string[] = [];
+  const repro = reproLines(row, 400);
+  const rerun = repro.find((line) => line.label === "rerun");
+  for (const line of repro) if (line !== rerun) lines.push(line.text.includes("\n") ? `  ${line.label}:\n${indent(line.text, 4)}` : `  ${line.label}: ${line.text}`);
+  if (row.status === "failed") {
+    for (const d of differences(row, options).slice(0, 2)) {
+      lines.push(`  ${d.what}`, `    expected: ${clipText(d.expected, 400).replaceAll("\n", "\n              ")}`, `    actual:   ${clipText(d.actual, 400).replaceAll("\n", "\n              ")}`);
+      if (d.note) lines.push(`    ${d.note}`);
+    }
+  } else {
+    lines.push(`  ${reasonOf(row, options)}`);
+    if (row.stderr) lines.push(`  stderr: ${visible(clipText(row.stderr.trimEnd(), 400)).replaceAll("\n", "\n          ")}`);
+  }
+  if (rerun) lines.push(`  rerun: ${rerun.text}`);
+  return lines.join("\n");
+}
+
+function indent(text: string, n: number): string {
+  return text
+    .split("\n")
+    .map((line) => `${" ".repeat(n)}${line}`)
+    .join("\n");
 }

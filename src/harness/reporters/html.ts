@@ -1,49 +1,70 @@
 import { pitfallLabel } from "../diagnosis.js";
-import { isActive } from "../outcome.js";
-import type { Report } from "../report.js";
+import type { Report, ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
-import { countsLine, differences, optionsOf, reasonOf, sectionsOf, settingsLine, subjectLine, tiersOf } from "./common.js";
+import { countedRows, countsLine, differences, optionsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
+import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
 
-// One self-contained HTML file: no external asset, no network. The diagnosis on top, then each
-// section as a grid of rows (green passed, red failed, purple errored, grey not answerable);
-// a click on a row shows its expected against actual. Every text is escaped: in markup by
-// escapeHtml, in the embedded JSON by escapeScriptJson, and the script only sets textContent.
+// One self-contained HTML file: no external asset, no network. The diagnosis on top, the scores
+// coloured by threshold, then each section as a grid of rows (green passed, red failed, purple
+// errored, grey not answerable), the ids of its rows that did not pass, and each such row as a
+// <details> element: why it matters, the schema and argument texts (or the registry steps),
+// expected against actual, and the command that reruns it. Everything essential is plain HTML, so
+// the page reads the same without JavaScript; the small script only opens a row's details when its
+// cell is clicked and offers "only rows not passed". Every text is made visible, then escaped.
+// The page is capped (default 4 MB): rows past the cap are listed by id, not detailed, with a note.
 
-export function renderHtml(report: Report): string {
+/** Score colour thresholds, as Stryker's: at or above `high` is good, at or above `low` a warning, below it bad; 100% alone is "all passed". */
+export const THRESHOLDS = { high: 80, low: 60 } as const;
+
+/** The colour band of a score: "all" (100%), "high", "mid" or "low". */
+export function band(percent: number): "all" | "high" | "mid" | "low" {
+  if (percent >= 100) return "all";
+  if (percent >= THRESHOLDS.high) return "high";
+  if (percent >= THRESHOLDS.low) return "mid";
+  return "low";
+}
+
+export interface HtmlOptions {
+  /** The most bytes of the page (default 4,000,000). */
+  maxBytes?: number;
+  /** The longest text shown for one value (default 4,000 characters). */
+  maxText?: number;
+  /** The report.jsonl this run wrote, named for rows not detailed here; none is named when not given. */
+  reportFile?: string;
+}
+
+export const HTML_MAX_BYTES = 4_000_000;
+
+export function renderHtml(report: Report, options: HtmlOptions = {}): string {
+  const maxBytes = options.maxBytes ?? HTML_MAX_BYTES;
+  const maxText = options.maxText ?? 4_000;
   const scores = report.summary.scores;
   const t = scores.total;
-  const options = optionsOf(report);
   const tiers = tiersOf(report);
-  const klass = (tally: Tally) => (tally.passed === tally.rows ? "ok" : tally.passed === 0 ? "bad" : "mid");
+  const klass = (tally: Tally) => `band-${band(tally.percent)}`;
   const cell = (tally: Tally | undefined) => (tally ? `<td class="${klass(tally)}">${tally.passed}/${tally.rows}</td>` : `<td class="none">·</td>`);
-
-  const data = report.rows.map((row) => ({
-    id: row.id,
-    section: row.section,
-    tier: row.tier,
-    rule: row.rule,
-    pitfalls: row.pitfalls,
-    status: row.status,
-    ms: row.ms,
-    reason: row.status === "passed" ? "" : reasonOf(row, options),
-    stderr: row.stderr ?? "",
-    diffs: row.status === "failed" ? differences(row, options, false) : [],
-    checks: row.checks.map((check) => ({ what: check.what, level: check.level, tier: check.tier, pass: check.pass, counted: isActive(check, options) })),
-  }));
+  const rows = countedRows(report);
+  const anchor = new Map(rows.map((row, i) => [row, `row-${i + 1}`]));
 
   const d = report.diagnosis;
+  const lines = d.lines.map(oneLine);
   let diagnosis: string;
-  if (!d.available) diagnosis = `<p class="muted">${escapeHtml(d.lines[0] ?? "no diagnosis: the mutants' fingerprints were not available")}</p>`;
-  else if (d.failing === 0) diagnosis = `<p class="good">No failures: nothing to diagnose.</p>`;
+  if (!d.available) diagnosis = `<p class="muted">${escapeHtml(lines[0] ?? "no diagnosis: the mutants' fingerprints were not available")}</p>`;
+  else if (d.matches.length === 0 && (lines.length === 0 || /^no failures/.test(lines[0]!))) diagnosis = `<p class="band-all">No failures: nothing to diagnose.</p>`;
   else {
     const items = d.matches.map(
       (m) =>
-        `<li><strong>${escapeHtml(m.id)}</strong> <span class="muted">${escapeHtml(pitfallLabel(m.pitfall))}, ${escapeHtml(m.title)}</span><br>${escapeHtml(m.symptom)}<br><small class="muted">${escapeHtml(m.detail)}</small></li>`,
+        `<li><strong>${escapeHtml(oneLine(m.id))}</strong> <span class="muted">${escapeHtml(oneLine(`${pitfallLabel(m.pitfall)}, ${m.title}`))}</span><br>${escapeHtml(oneLine(m.symptom))}<br><small class="muted">${escapeHtml(oneLine(m.detail))}</small></li>`,
     );
-    if (d.matches.length === 0 || d.unexplained.length > 0) items.push(`<li class="warn">${escapeHtml(d.lines[d.lines.length - 1]!)}</li>`);
+    for (const line of lines.slice(d.matches.length)) items.push(`<li class="warn">${escapeHtml(line)}</li>`);
     diagnosis = `<ul>${items.join("")}</ul>`;
   }
+
+  const stopped = stoppedText(report, maxText);
+  const stoppedBox = stopped
+    ? `<section class="stopped"><h2>The run stopped</h2><p>${escapeHtml(stopped.cause)}</p>${stopped.stderr ? `<p class="muted">The end of the subject's stderr:</p><pre>${escapeHtml(stopped.stderr)}</pre>` : ""}<p class="muted">Every row it did not answer counts as errored.</p></section>`
+    : "";
 
   const table = [
     `<table><thead><tr><th>section</th>${tiers.map((tier) => `<th>${tier}</th>`).join("")}<th>total</th><th>score</th></tr></thead><tbody>`,
@@ -54,41 +75,98 @@ export function renderHtml(report: Report): string {
     `<tr class="total"><th>total</th>${tiers.map((tier) => cell(scores.byTier[tier])).join("")}${cell(t)}<td class="${klass(t)}">${formatPercent(t.percent)}</td></tr>`,
     `</tbody></table>`,
     `<p class="muted">by level: ${LEVELS.map((level) => `${level} ${formatPercent(scores.byLevel[level].percent)}`).join(" · ")}</p>`,
+    `<p class="muted bands">score colours: <span class="band-all">100%</span> · <span class="band-high">${THRESHOLDS.high}% or more</span> · <span class="band-mid">${THRESHOLDS.low}% or more</span> · <span class="band-low">below ${THRESHOLDS.low}%</span></p>`,
   ].join("");
 
-  const grids = sectionsOf(report)
+  // the details of the rows not passed, in corpus order, while the page stays under its cap
+  // a run that stopped before any answer errored every row with one cause, said once above
+  const unanswered = stoppedBeforeAnswers(report);
+  const failing = unanswered ? [] : rows.filter((row) => row.status !== "passed");
+  const details = new Map<ReportRow, string>();
+  let budget = maxBytes - 64 * 1024 - utf8Bytes(table + diagnosis + stoppedBox) - rows.length * 200;
+  for (const row of failing) {
+    const block = detailsOf(report, row, anchor.get(row)!, maxText);
+    const size = utf8Bytes(block);
+    if (size > budget) break;
+    details.set(row, block);
+    budget -= size;
+  }
+  const cut = failing.length - details.size;
+  const elsewhere = options.reportFile ? `every row is in ${escapeHtml(options.reportFile)}` : "write every row with --reporter json or junit";
+
+  const sections = sectionsOf(report)
     .map((section) => {
       const s = scores.sections[section]!.total;
-      const cells = report.rows
-        .map((row, i) => (row.section === section ? `<button class="c ${row.status}" data-i="${i}" title="${escapeHtml(`${row.id} (${row.status})`)}"></button>` : ""))
+      const mine = rows.filter((row) => row.section === section);
+      const cells = mine
+        .map((row) => {
+          const title = escapeHtml(`${oneLine(row.id)} (${row.status})`);
+          return row.status === "passed" ? `<span class="c passed" title="${title}"></span>` : `<a class="c ${row.status}" href="#${anchor.get(row)}" title="${title}"></a>`;
+        })
         .join("");
-      return `<section class="sec" id="${section}"><h2>${section} <small class="${klass(s)}">${s.passed}/${s.rows} · ${formatPercent(s.percent)}</small></h2><div class="grid">${cells}</div></section>`;
+      const bad = unanswered ? [] : mine.filter((row) => row.status !== "passed");
+      const ids = bad.length
+        ? `<p class="ids"><strong>not passed (${bad.length}):</strong> ${bad.map((row) => `<a href="#${anchor.get(row)}" class="${row.status}"><code>${escapeHtml(oneLine(row.id))}</code></a>`).join(", ")}</p>`
+        : "";
+      const blocks = bad.map((row) => details.get(row) ?? "").join("");
+      return `<section class="sec" id="${section}"><h2>${section} <small class="${klass(s)}">${s.passed}/${s.rows} · ${formatPercent(s.percent)}</small></h2><div class="grid">${cells}</div>${ids}${blocks}</section>`;
     })
     .join("");
+  const cutNote = cut > 0 ? `<p class="note">${cut} of the ${failing.length} rows not passed are listed by id but not detailed: this page is capped at ${maxBytes.toLocaleString("en-US")} bytes; ${elsewhere}.</p>` : "";
 
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(`tool-conformance: ${report.header.subject.label}: ${formatPercent(t.percent)}`)}</title>
+<title>${escapeHtml(`tool-conformance: ${oneLine(report.header.subject.label)}: ${formatPercent(t.percent)}`)}</title>
 <style>${CSS}</style>
 </head>
 <body>
 <header>
 <h1>tool-conformance <span class="subject">${escapeHtml(subjectLine(report))}</span> <span class="score ${klass(t)}">${formatPercent(t.percent)}</span></h1>
-<p class="muted">${escapeHtml(settingsLine(report))} · ${escapeHtml(countsLine(t))} · ${escapeHtml(report.header.startedAt)} · tool ${escapeHtml(report.header.tool.version)}</p>
+<p class="muted">${escapeHtml(settingsLine(report))} · ${escapeHtml(countsLine(t))} · ${escapeHtml(oneLine(report.header.startedAt))} · tool ${escapeHtml(oneLine(report.header.tool.version))}</p>
 </header>
+${stoppedBox}
 <section class="diagnosis"><h2>Diagnosis</h2>${diagnosis}</section>
 <section class="summary">${table}</section>
-<p class="legend"><span class="c passed"></span> passed <span class="c failed"></span> failed <span class="c errored"></span> errored <span class="c skipped"></span> not answerable <label><input type="checkbox" id="only"> only rows not passed</label></p>
-<div class="layout"><main>${grids}</main>
-<aside id="detail"><p class="muted">Click a row to see what was expected and what came back.</p></aside></div>
-<script type="application/json" id="data">${escapeScriptJson(JSON.stringify(data))}</script>
+<p class="legend"><span class="c passed"></span> passed <span class="c failed"></span> failed <span class="c errored"></span> errored <span class="c skipped"></span> not answerable <label id="only-label" hidden><input type="checkbox" id="only"> only rows not passed</label></p>
+${cutNote}
+<main>${sections}</main>
+${cutNote}
 <script>${SCRIPT}</script>
 </body>
 </html>
 `;
+}
+
+/** A row not passed, as a <details> element: what reproduces it and what went wrong. */
+function detailsOf(report: Report, row: ReportRow, id: string, maxText: number): string {
+  const parts: string[] = [];
+  const options = optionsOf(report);
+  parts.push(
+    `<details id="${id}" class="row ${row.status}"><summary><code>${escapeHtml(oneLine(row.id))}</code> <span class="st ${row.status}">${row.status === "skipped" ? "not answerable" : row.status}</span> <span class="muted">${escapeHtml(clipText(reasonOf(row, options), 200))}</span></summary>`,
+  );
+  parts.push(`<p class="muted">tier ${row.tier} · rule ${escapeHtml(oneLine(row.rule))}${row.pitfalls.length ? ` · guards ${escapeHtml(row.pitfalls.join(", "))}` : ""} · ${row.ms} ms</p>`);
+  const repro = reproLines(row, maxText);
+  const rerun = repro.find((line) => line.label === "rerun");
+  for (const line of repro) {
+    if (line === rerun) continue;
+    if (line.label === "why") parts.push(`<p class="why">${escapeHtml(line.text)}</p>`);
+    else parts.push(`<h4>${line.label}</h4><pre>${escapeHtml(line.text)}</pre>`);
+  }
+  if (row.status === "failed") {
+    for (const d of differences(row, options, false)) {
+      parts.push(`<h4>${escapeHtml(d.what)}</h4><div class="muted">expected</div><pre class="exp">${escapeHtml(clipText(d.expected, maxText))}</pre><div class="muted">actual</div><pre class="act">${escapeHtml(clipText(d.actual, maxText))}</pre>`);
+      if (d.note) parts.push(`<p class="muted">${escapeHtml(d.note)}</p>`);
+    }
+  } else {
+    parts.push(`<p>${escapeHtml(reasonOf(row, options))}</p>`);
+    if (row.stderr) parts.push(`<h4>subject stderr</h4><pre>${escapeHtml(visible(clipText(row.stderr.trimEnd(), maxText)))}</pre>`);
+  }
+  if (rerun) parts.push(`<h4>rerun just this row</h4><pre class="cmd">${escapeHtml(rerun.text)}</pre>`);
+  parts.push(`</details>`);
+  return parts.join("");
 }
 
 /** Escapes text for HTML content and double-quoted attributes. */
@@ -96,64 +174,41 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-/** JSON that is safe inside a <script> element: no "</script>", no "<!--", no line separators. */
-export function escapeScriptJson(json: string): string {
-  return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
 const CSS = `
-:root{--ok:#1a7f37;--bad:#cf222e;--err:#8250df;--skip:#8c959f;--mid:#9a6700;--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--panel:#f6f8fa}
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#8d96a0;--line:#30363d;--panel:#161b22;--ok:#3fb950;--bad:#f85149;--err:#a371f7;--mid:#d29922}}
-*{box-sizing:border-box}body{margin:0;padding:1.5rem;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;background:var(--bg);color:var(--fg)}
-h1{font-size:1.4rem;margin:0 0 .25rem}h2{font-size:1.05rem;margin:1.2rem 0 .5rem}.subject{font-weight:400}
-.score{float:right;font-size:1.6rem}.ok{color:var(--ok)}.bad{color:var(--bad)}.mid{color:var(--mid)}.none,.muted{color:var(--muted)}.good{color:var(--ok)}.warn{color:var(--mid)}
-.diagnosis{border:1px solid var(--line);border-left:4px solid var(--mid);background:var(--panel);padding:.25rem 1rem;border-radius:6px}
+:root{--ok:#1a7f37;--high:#4d7c0f;--mid:#9a6700;--bad:#cf222e;--err:#8250df;--skip:#8c959f;--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--panel:#f6f8fa}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#8d96a0;--line:#30363d;--panel:#161b22;--ok:#3fb950;--high:#a3c93a;--bad:#f85149;--err:#a371f7;--mid:#d29922}}
+*{box-sizing:border-box}body{margin:0;padding:1.5rem;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;background:var(--bg);color:var(--fg);max-width:1200px}
+h1{font-size:1.4rem;margin:0 0 .25rem}h2{font-size:1.05rem;margin:1.2rem 0 .5rem}h4{margin:.6rem 0 .2rem;font-size:.9rem}.subject{font-weight:400}
+.score{float:right;font-size:1.6rem}.band-all{color:var(--ok)}.band-high{color:var(--high)}.band-mid{color:var(--mid)}.band-low{color:var(--bad)}.none,.muted{color:var(--muted)}.warn{color:var(--mid)}
+td.band-all,td.band-high,td.band-mid,td.band-low{font-weight:600}
+.diagnosis,.stopped{border:1px solid var(--line);border-left:4px solid var(--mid);background:var(--panel);padding:.25rem 1rem;border-radius:6px;margin-top:1rem}
+.stopped{border-left-color:var(--err)}
 .diagnosis ul{padding-left:1.2rem}.diagnosis li{margin:.4rem 0}
 table{border-collapse:collapse;margin-top:1rem}th,td{padding:.25rem .75rem;border-bottom:1px solid var(--line);text-align:right}th:first-child{text-align:left}
 tr.total th,tr.total td{font-weight:700}a{color:inherit}
-.layout{display:flex;gap:1.5rem;align-items:flex-start}main{flex:1;min-width:0}
-aside{position:sticky;top:1rem;width:42%;max-height:calc(100vh - 2rem);overflow:auto;border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;background:var(--panel)}
 .grid{display:flex;flex-wrap:wrap;gap:3px}
-.c{display:inline-block;width:16px;height:16px;border:0;border-radius:3px;padding:0;cursor:pointer;vertical-align:middle}
+.c{display:inline-block;width:16px;height:16px;border-radius:3px;vertical-align:middle}
 .c.passed{background:var(--ok)}.c.failed{background:var(--bad)}.c.errored{background:var(--err)}.c.skipped{background:var(--skip)}
-.c.sel{outline:3px solid var(--fg);outline-offset:1px}.only main .c.passed{display:none}
-.legend .c{cursor:default;margin-left:.75rem}.legend label{margin-left:1.5rem}
-pre{white-space:pre-wrap;word-break:break-word;background:var(--bg);border:1px solid var(--line);padding:.5rem;border-radius:4px;margin:.25rem 0 .75rem}
+.only .c.passed{display:none}
+.legend .c{margin-left:.75rem}.legend label{margin-left:1.5rem}
+.ids{margin:.5rem 0}.ids a.failed{color:var(--bad)}.ids a.errored{color:var(--err)}.ids a.skipped{color:var(--muted)}
+details.row{border:1px solid var(--line);border-radius:6px;padding:.3rem .75rem;margin:.4rem 0;background:var(--panel)}
+details.row>summary{cursor:pointer}details.row:target{outline:2px solid var(--fg)}
+.st.failed{color:var(--bad)}.st.errored{color:var(--err)}.st.skipped{color:var(--muted)}
+.why{font-style:italic}.note{border-left:4px solid var(--mid);padding-left:.75rem}
+pre{white-space:pre-wrap;word-break:break-word;background:var(--bg);border:1px solid var(--line);padding:.5rem;border-radius:4px;margin:.25rem 0 .5rem}
 .exp{border-left:4px solid var(--ok)}.act{border-left:4px solid var(--bad)}
-.checks{padding-left:1.1rem}.checks .pass{color:var(--ok)}.checks .fail{color:var(--bad)}.checks .off{color:var(--muted)}
-@media (max-width:900px){.layout{display:block}aside{position:static;width:auto;margin-top:1rem}}
 `;
 
-// Builds the detail panel with textContent only: nothing from the report becomes markup.
+// Progressive enhancement only: the page says everything without it. A click on a cell or an id
+// opens that row's details; "only rows not passed" hides the green cells.
 const SCRIPT = `
 (function(){
-var rows=JSON.parse(document.getElementById("data").textContent);
-var panel=document.getElementById("detail"),selected=null;
-function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!=null)e.textContent=text;return e;}
-function show(i){
- var r=rows[i];panel.textContent="";
- panel.appendChild(el("h2",null,r.id));
- panel.appendChild(el("p","muted",r.section+" · tier "+r.tier+" · rule "+r.rule+(r.pitfalls.length?" · guards "+r.pitfalls.join(", "):"")+" · "+r.ms+" ms"));
- panel.appendChild(el("p",r.status==="passed"?"good":"bad",r.status));
- if(r.reason&&r.status!=="failed")panel.appendChild(el("p",null,r.reason));
- if(r.stderr){panel.appendChild(el("h3",null,"subject stderr"));panel.appendChild(el("pre",null,r.stderr));}
- r.diffs.forEach(function(d){
-  panel.appendChild(el("h3",null,d.what));
-  panel.appendChild(el("div","muted","expected"));panel.appendChild(el("pre","exp",d.expected));
-  panel.appendChild(el("div","muted","actual"));panel.appendChild(el("pre","act",d.actual));
- });
- if(r.checks.length){
-  panel.appendChild(el("h3",null,"checks"));
-  var ul=el("ul","checks");
-  r.checks.forEach(function(c){ul.appendChild(el("li",c.counted?(c.pass?"pass":"fail"):"off",(c.pass?"✓ ":"✗ ")+c.what+" ("+c.level+", "+c.tier+(c.counted?"":", not counted")+")"));});
-  panel.appendChild(ul);
- }
-}
-document.querySelector("main").addEventListener("click",function(e){
- var b=e.target.closest("button.c");if(!b)return;
- if(selected)selected.classList.remove("sel");selected=b;b.classList.add("sel");show(+b.getAttribute("data-i"));
-});
-document.getElementById("only").addEventListener("change",function(e){document.body.classList.toggle("only",e.target.checked);});
-var first=document.querySelector("button.c.failed,button.c.errored");if(first)first.click();
+document.body.classList.add("js");
+function open(){var id=decodeURIComponent(location.hash.slice(1));var el=id&&document.getElementById(id);if(el&&el.tagName==="DETAILS"){el.open=true;}}
+window.addEventListener("hashchange",open);open();
+var label=document.getElementById("only-label"),box=document.getElementById("only");
+label.hidden=false;
+box.addEventListener("change",function(){document.body.classList.toggle("only",box.checked);});
 })();
 `;

@@ -1,65 +1,99 @@
-import junitReportBuilder, { type Builder } from "junit-report-builder";
-import type { Report } from "../report.js";
-import { clip, differences, optionsOf, reasonOf, sectionsOf, subjectLine } from "./common.js";
+import xmlbuilder from "xmlbuilder";
+import type { Report, ReportRow } from "../report.js";
+import { formatPercent } from "../scoring.js";
+import { countedRows, differences, optionsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedText, subjectLine } from "./common.js";
+import { clipText, oneLine, visible } from "./text.js";
 
-// JUnit XML (the Jenkins / GitLab / GitHub test-report dialect): one <testsuite> per section,
-// one <testcase> per row; a wrong answer is a <failure> carrying expected against actual, a row
-// without a usable answer is an <error> carrying its cause and the subject's stderr, a row the
-// subject cannot answer is <skipped> (and still counts against the score in the summary).
+// JUnit XML in the dialect of the strict Jenkins xUnit schema (junit-10.xsd; a copy is in
+// test/fixtures/schemas and the tests validate against it with xmllint): <testsuites> around one
+// <testsuite> per section, its settings as <properties>, one <testcase> per row. A wrong answer is
+// a <failure>, a row without a usable answer an <error>, a row the subject cannot answer (a
+// capability it lacks) a <failure> too: it counts against the score, so no test UI may show it
+// green as <skipped/> would. Every text is made visible first (a NUL reads `\u0000`, nothing is
+// dropped), and CDATA sections are split around each "]]>" so the text survives whole.
 
-// the package is CommonJS: Node hands its module.exports (the builder) to a default import,
-// while its typings describe an ES default export
-const builder = ((junitReportBuilder as unknown as { default?: Builder }).default ?? junitReportBuilder) as unknown as Builder;
+/** The longest text kept for one value in a failure's body (the rest is counted). */
+const MAX_TEXT = 4_000;
 
 export function renderJUnit(report: Report): string {
-  const junit = builder.newBuilder();
-  junit.name(`tool-conformance: ${report.header.subject.label}`);
   const options = optionsOf(report);
-  for (const section of sectionsOf(report)) {
-    const suite = junit
-      .testSuite()
-      .name(section)
-      .timestamp(new Date(report.header.startedAt))
-      .property("subject", subjectLine(report))
-      .property("profile", report.header.profile)
-      .property("level", report.header.level)
-      .property("tiers", report.header.tiers.join(","));
-    const rows = report.rows.filter((row) => row.section === section);
-    suite.time(seconds(rows.reduce((sum, row) => sum + row.ms, 0)));
-    for (const row of rows) {
-      const test = suite
-        .testCase()
-        .className(`tool-conformance.${section}`)
-        .name(row.id)
-        .time(seconds(row.ms))
-        .property("tier", row.tier)
-        .property("rule", row.rule);
-      if (row.pitfalls.length) test.property("pitfalls", row.pitfalls.join(","));
-      if (row.status === "failed") {
-        const detail = differences(row, options, false)
-          .map((d) => `${d.what}\n  expected:\n${indent(d.expected)}\n  actual:\n${indent(d.actual)}`)
-          .join("\n\n");
-        test.failure(clip(reasonOf(row, options), 300), "failed").stacktrace(cdata(detail));
-      } else if (row.status === "errored") {
-        test.error(clip(row.error ?? "no reply", 300), "errored", row.stderr ? cdata(`subject stderr:\n${row.stderr}`) : undefined);
-      } else if (row.status === "skipped") {
-        test.skipped().standardOutput(cdata(row.error ?? "not answerable by this subject"));
-      }
+  const sections = sectionsOf(report);
+  const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
+  const count = (rows: ReportRow[], ...statuses: string[]) => rows.filter((row) => statuses.includes(row.status)).length;
+  const stopped = stoppedText(report, MAX_TEXT);
+
+  const root = xmlbuilder.create("testsuites", { version: "1.0", encoding: "UTF-8" }, undefined, { invalidCharReplacement: "\uFFFD" });
+  root.att("name", `tool-conformance: ${subjectLine(report)}`);
+  const counted = countedRows(report);
+  root.att("tests", String(counted.length));
+  root.att("failures", String(count(counted, "failed", "skipped")));
+  root.att("errors", String(count(counted, "errored")));
+  root.att("time", seconds(report.summary.ms));
+
+  for (const section of sections) {
+    const rows = counted.filter((row) => row.section === section);
+    const suite = root.ele("testsuite", {
+      name: section,
+      tests: String(rows.length),
+      failures: String(count(rows, "failed", "skipped")),
+      errors: String(count(rows, "errored")),
+      time: seconds(rows.reduce((sum, row) => sum + row.ms, 0)),
+      timestamp: report.header.startedAt,
+    });
+    const properties = suite.ele("properties");
+    const tally = report.summary.scores.sections[section]!.total;
+    for (const [name, value] of [
+      ["subject", subjectLine(report)],
+      ["settings", settingsLine(report)],
+      ["profile", report.header.profile],
+      ["level", report.header.level],
+      ["tiers", report.header.tiers.join(",")],
+      ["score", `${formatPercent(tally.percent)} (${tally.passed} of ${tally.rows} rows)`],
+    ] as const) {
+      properties.ele("property", { name, value: oneLine(value) });
     }
+    for (const row of rows) {
+      const test = suite.ele("testcase", { classname: `tool-conformance.${section}`, name: oneLine(row.id), time: seconds(row.ms) });
+      if (row.status === "passed") continue;
+      const element =
+        row.status === "errored"
+          ? test.ele("error", { type: "errored", message: clip(reasonOf(row, options)) })
+          : test.ele("failure", { type: row.status === "skipped" ? "not answerable" : "failed", message: clip(reasonOf(row, options)) });
+      element.raw(cdata(bodyOf(report, row)));
+    }
+    if (stopped) suite.ele("system-err").raw(cdata(`the run stopped: ${stopped.cause}${stopped.stderr ? `\n\nthe end of the subject's stderr:\n${stopped.stderr}` : ""}`));
   }
-  return junit.build();
+  return root.end({ pretty: true }) + "\n";
+}
+
+/** A failure's body: expected against actual for each failing check, then what reproduces the row. */
+function bodyOf(report: Report, row: ReportRow): string {
+  const parts: string[] = [];
+  if (row.status === "failed") {
+    for (const d of differences(row, optionsOf(report), false)) {
+      parts.push(`${d.what}\n  expected:\n${indent(clipText(d.expected, MAX_TEXT))}\n  actual:\n${indent(clipText(d.actual, MAX_TEXT))}${d.note ? `\n  ${d.note}` : ""}`);
+    }
+  } else {
+    parts.push(row.status === "errored" ? `errored: ${oneLine(row.error ?? "no reply")}` : `not answerable: ${oneLine(row.error ?? "skipped")}`);
+    if (row.stderr) parts.push(`subject stderr:\n${indent(visible(clipText(row.stderr.trimEnd(), MAX_TEXT)))}`);
+  }
+  const repro = reproLines(row, MAX_TEXT);
+  if (repro.length > 0) parts.push(repro.map((line) => (line.text.includes("\n") ? `${line.label}:\n${indent(line.text)}` : `${line.label}: ${line.text}`)).join("\n"));
+  parts.push(`(tier ${row.tier} · rule ${oneLine(row.rule)}${row.pitfalls.length ? ` · guards ${row.pitfalls.join(", ")}` : ""})`);
+  return parts.join("\n\n");
 }
 
 /**
- * Text for a CDATA section. The builder (xmlbuilder) splits only the first "]]>" of a text, so a
- * second one would end the section early and break the XML: every "]]>" is written "]] >".
+ * A CDATA section holding `text` whole: a "]]>" inside would end the section early, so the section
+ * is closed after its "]]" and a new one opened for the ">". The text is already visible (no
+ * character XML cannot hold).
  */
-function cdata(text: string): string {
-  return text.replaceAll("]]>", "]] >");
+export function cdata(text: string): string {
+  return `<![CDATA[${text.replaceAll("]]>", "]]]]><![CDATA[>")}]]>`;
 }
 
-function seconds(ms: number): number {
-  return Math.round(ms) / 1000;
+function clip(text: string): string {
+  return clipText(text, 500);
 }
 
 function indent(text: string): string {

@@ -1,11 +1,14 @@
 import { styleText } from "node:util";
-import type { Report } from "../report.js";
+import type { Report, ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
-import { countsLine, differences, failingRows, optionsOf, sectionsOf, settingsLine, subjectLine, tiersOf } from "./common.js";
+import { countsLine, differences, failingRows, optionsOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
+import { clipText, noWorkflowCommands, oneLine, visible } from "./text.js";
 
-// The terminal summary: the score per section and tier, per level, the failing rows with
-// expected against actual, and the diagnosis. Colors only on a terminal without NO_COLOR.
+// The terminal summary: the score per section and tier, per level, the failing rows with what
+// reproduces them and expected against actual, and the diagnosis. Colors only on a terminal
+// without NO_COLOR. A subject's texts are shown with every control character escaped (no escape
+// sequence reaches the terminal) and no line can start a GitHub Actions workflow command.
 
 type Style = Parameters<typeof styleText>[0];
 export type Paint = (style: Style, text: string) => string;
@@ -21,11 +24,16 @@ export interface TerminalOptions {
   paint?: Paint;
   /** Failing rows shown in full; the rest are counted (default 20). */
   maxFailures?: number;
+  /** The longest schema, argument or value text shown (default 300 characters). */
+  maxText?: number;
+  /** Report files written by this run (e.g. "reports/report.jsonl"), named where the rest of the failing rows are. */
+  files?: string[];
 }
 
 export function renderTerminal(report: Report, options: TerminalOptions = {}): string {
   const paint = options.paint ?? paintFor();
   const max = options.maxFailures ?? 20;
+  const maxText = options.maxText ?? 300;
   const scores = report.summary.scores;
   const tiers = tiersOf(report);
   const out: string[] = [];
@@ -36,9 +44,16 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
     return paint(colorOf(t), text);
   };
 
-  out.push(`${paint("bold", "tool-conformance")} ${report.header.tool.version} · ${subjectLine(report)}`);
+  out.push(`${paint("bold", "tool-conformance")} ${oneLine(report.header.tool.version)} · ${subjectLine(report)}`);
   out.push(paint("dim", `${settingsLine(report)} · ${(report.summary.ms / 1000).toFixed(2)} s`));
   out.push("");
+
+  const stopped = stoppedText(report);
+  if (stopped) {
+    out.push(`${paint(["bold", "magenta"], "the run stopped:")} ${stopped.cause}`);
+    if (stopped.stderr) out.push(paint("dim", "  the end of the subject's stderr:"), ...indent(stopped.stderr, 4).map((line) => paint("dim", line)));
+    out.push("");
+  }
 
   const nameWidth = Math.max(7, ...sectionsOf(report).map((s) => s.length)) + 2;
   const width = 11;
@@ -54,28 +69,15 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
   out.push("");
 
   const failing = failingRows(report);
-  const options_ = optionsOf(report);
   if (failing.length > 0) {
     out.push(paint("bold", `failing rows (${failing.length})`));
-    for (const row of failing.slice(0, max)) {
-      const mark = row.status === "errored" ? paint("magenta", "!") : row.status === "skipped" ? paint("dim", "-") : paint("red", "✗");
-      out.push(`  ${mark} ${paint("bold", row.id)} ${paint("dim", `[${row.tier} · ${row.rule}${row.pitfalls.length ? ` · guards ${row.pitfalls.join(", ")}` : ""}]`)}`);
-      if (row.status === "errored") {
-        out.push(`      ${paint("magenta", "errored:")} ${row.error ?? "no reply"}`);
-        if (row.stderr) out.push(...indent(`stderr: ${row.stderr.trimEnd()}`, 6).map((line) => paint("dim", line)));
-        continue;
-      }
-      if (row.status === "skipped") {
-        out.push(`      ${paint("dim", `not answerable: ${row.error ?? "skipped"}`)}`);
-        continue;
-      }
-      for (const d of differences(row, options_).slice(0, 2)) {
-        out.push(`      ${paint("dim", d.what)}`);
-        out.push(...labelled("expected", d.expected, paint("green", "expected"), 8));
-        out.push(...labelled("actual", d.actual, paint("red", "actual  "), 8));
-      }
+    // a run that never started errored every row with the same cause, said once above
+    const shown = stoppedBeforeAnswers(report) ? [] : failing.slice(0, max);
+    for (const row of shown) out.push(...rowLines(report, row, paint, maxText));
+    if (failing.length > shown.length) {
+      const where = options.files?.length ? `all of them in ${options.files.join(", ")}` : "all of them with --reporter json, junit, markdown or html";
+      out.push(paint("dim", `  ${shown.length === 0 ? `${failing.length} rows errored: ${stopped?.cause ?? ""}` : `… and ${failing.length - shown.length} more`} (${where})`));
     }
-    if (failing.length > max) out.push(paint("dim", `  … and ${failing.length - max} more (all of them in report.jsonl, junit.xml or report.html: --reporter)`));
     out.push("");
   }
 
@@ -86,30 +88,66 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
   out.push(
     `${paint("bold", "score")} ${paint(["bold", colorOf(t)], formatPercent(t.percent))} ${paint("dim", `(${countsLine(t)} of ${t.rows} rows, level ${scores.level}, tiers ${scores.tiers.join("+")})`)}`,
   );
-  return out.join("\n") + "\n";
+  return noWorkflowCommands(out.join("\n")) + "\n";
+}
+
+/** One failing row: its id and rule, what reproduces it, expected against actual, the rerun command. */
+function rowLines(report: Report, row: ReportRow, paint: Paint, maxText: number): string[] {
+  const out: string[] = [];
+  const mark = row.status === "errored" ? paint("magenta", "!") : row.status === "skipped" ? paint("dim", "-") : paint("red", "✗");
+  out.push(`  ${mark} ${paint("bold", oneLine(row.id))} ${paint("dim", `[${row.tier} · ${oneLine(row.rule)}${row.pitfalls.length ? ` · guards ${row.pitfalls.join(", ")}` : ""}]`)}`);
+  const repro = reproLines(row, maxText);
+  const rerun = repro.find((line) => line.label === "rerun");
+  for (const line of repro.filter((l) => l !== rerun)) out.push(...labelled(line.text, paint("dim", line.label.padEnd(9)), 9, 6));
+  if (row.status === "errored") {
+    out.push(`      ${paint("magenta", "errored:")} ${oneLine(row.error ?? "no reply")}`);
+    if (row.stderr) out.push(...indent(`stderr: ${visible(clipText(row.stderr.trimEnd(), 4 * maxText))}`, 6).map((line) => paint("dim", line)));
+  } else if (row.status === "skipped") {
+    out.push(`      ${paint("dim", `not answerable: ${oneLine(row.error ?? "skipped")}`)}`);
+  } else {
+    for (const d of differences(row, optionsOf(report)).slice(0, 2)) {
+      out.push(`      ${paint("dim", d.what)}`);
+      out.push(...labelled(clipLines(d.expected, maxText), paint("green", "expected"), 8, 8));
+      out.push(...labelled(clipLines(d.actual, maxText), paint("red", "actual  "), 8, 8));
+      if (d.note) out.push(`        ${paint("dim", d.note)}`);
+    }
+  }
+  if (rerun) out.push(...labelled(rerun.text, paint("dim", "rerun    "), 9, 6));
+  return out;
 }
 
 export function renderDiagnosis(report: Report, paint: Paint): string[] {
   const d = report.diagnosis;
-  if (!d.available) return [`  ${paint("dim", d.lines[0] ?? "no diagnosis: the mutants' fingerprints were not available")}`];
-  if (d.failing === 0) return [`  ${paint("green", "no failures: nothing to diagnose")}`];
-  if (d.matches.length === 0) return d.lines.map((line) => `  ${paint("yellow", line)}`);
-  const lines: string[] = [];
-  for (const m of d.matches) {
-    lines.push(`  ${paint("cyan", "→")} ${m.sentence}`);
-    lines.push(`    ${paint("dim", m.detail)}`);
+  const lines = d.lines.map(oneLine);
+  if (!d.available) return [`  ${paint("dim", lines[0] ?? "no diagnosis: the mutants' fingerprints were not available")}`];
+  if (d.matches.length === 0) {
+    if (lines.length === 0 || (lines.length === 1 && /^no failures/.test(lines[0]!))) return [`  ${paint("green", "no failures: nothing to diagnose")}`];
+    return lines.map((line) => `  ${paint("yellow", line)}`);
   }
-  if (d.unexplained.length > 0) lines.push(`  ${paint("yellow", d.lines[d.lines.length - 1]!)}`);
-  return lines;
+  const out: string[] = [];
+  for (const m of d.matches) {
+    out.push(`  ${paint("cyan", "→")} ${oneLine(m.sentence)}`);
+    out.push(`    ${paint("dim", oneLine(m.detail))}`);
+  }
+  // the lines after the matches' sentences: rows no pitfall explains, rows with no usable answer
+  for (const line of lines.slice(d.matches.length)) out.push(`  ${paint("yellow", line)}`);
+  return out;
 }
 
 function indent(text: string, n: number): string[] {
   return text.split("\n").map((line) => `${" ".repeat(n)}${line}`);
 }
 
-/** "expected  line1\n          line2": the label, then the value's lines aligned after it. */
-function labelled(label: string, value: string, painted: string, n: number): string[] {
-  const lines = value.split("\n");
-  const pad = " ".repeat(n + Math.max(label.length, 8) + 1);
-  return lines.map((line, i) => (i === 0 ? `${" ".repeat(n)}${painted} ${line}` : `${pad}${line}`));
+/** Each line of a value clipped. */
+function clipLines(text: string, max: number): string {
+  const lines = text.split("\n");
+  const kept = lines.slice(0, 20).map((line) => clipText(line, max));
+  if (lines.length > kept.length) kept.push(`… (${lines.length - kept.length} more lines)`);
+  return kept.join("\n");
+}
+
+/** "expected line1\n         line2": the label (`width` columns wide), then the value's lines aligned after it. */
+function labelled(value: string, painted: string, width: number, n: number): string[] {
+  const pad = " ".repeat(n + width + 1);
+  return value.split("\n").map((line, i) => (i === 0 ? `${" ".repeat(n)}${painted} ${line}` : `${pad}${line}`));
 }

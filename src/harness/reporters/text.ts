@@ -40,10 +40,11 @@ export function oneLine(text: string): string {
  * Output a GitHub Actions runner would read as a workflow command made harmless: `::` at the start
  * of a line (after any white space: the runner trims it) and the legacy `##[` anywhere have their
  * first character shown as an escape (`\u003a:error`, `\u0023#[`). Apply to whole output, after
- * `visible`.
+ * `visible` (which leaves no escape sequence but the colours the reporter adds itself).
  */
 export function noWorkflowCommands(text: string): string {
-  return text.replace(/^(\s*):(?=:)/gmu, "$1\\u003a").replaceAll("##[", "\\u0023#[");
+  // our own colour codes (SGR) may stand before the colons: a runner that strips them would see a command
+  return text.replace(/^((?:\s|\u001b\[[0-9;]*m)*):(?=:)/gmu, "$1\\u003a").replaceAll("##[", "\\u0023#[");
 }
 
 /** Text for a terminal or a CI log: visible, and no workflow command. */
