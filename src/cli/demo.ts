@@ -63,7 +63,8 @@ export async function demo(rows: Row[], options: DemoOptions): Promise<number> {
   const out: string[] = [];
   const filters = options.filters.length ? ` · filter ${options.filters.join(" ")}` : "";
   out.push(`${paint("bold", "tool-conformance")} · the reference and ${mutants.length} pitfall mutants against ${rows.length} corpus rows`);
-  out.push(paint("dim", `profile ${options.profile} · level ${options.level} · tiers ${options.tiers.join(", ")}${filters}`));
+  const every = options.tiers.length === 3 ? " (the demo shows every tier; a subject is scored on core unless --tier says otherwise)" : "";
+  out.push(paint("dim", `profile ${options.profile} · level ${options.level} · tiers ${options.tiers.join(", ")}${every}${filters}`));
   out.push("");
   const labelWidth = Math.max(...lines.map((l) => l.label.length)) + 2;
   const sections = SECTIONS.filter((s) => rows.some((r) => r.section === s));
