@@ -2,6 +2,8 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
+import { diagnose } from "../src/harness/diagnosis.js";
+import { runRows, selectRows } from "../src/harness/runner.js";
 import { SECTIONS } from "../src/harness/rows.js";
 import { buildMutants } from "../src/mutants/build.js";
 import { applyEdits, loadCatalog, MutantError, readSource, type Mutant } from "../src/mutants/catalog.js";
@@ -84,6 +86,22 @@ describe("the kill matrix", () => {
     const some = await killMatrix(rows, { dir, catalog, only: ["s03"] });
     expect(some.mutants.map((v) => v.id)).toEqual(["s03"]);
     await expect(killMatrix(rows, { dir, catalog, only: ["s99"] })).rejects.toThrow(/unknown mutant s99/);
+  });
+});
+
+describe("the diagnosis of each mutant, scored as a grader scores (core, messages)", () => {
+  const options = { level: "messages" as const, tiers: ["core" as const] };
+  const core = selectRows(rows, { profile: "ag02", tiers: options.tiers, level: options.level }).rows;
+
+  it("names the mutant itself first", async () => {
+    const prints = await fingerprints(core, { dir, catalog, ...options });
+    const named: Record<string, string[]> = {};
+    for (const m of catalog) {
+      const run = await runRows(await loadMutant(m, dir), core, { profile: "ag02", ...options, jobs: 1, progress: false });
+      const d = diagnose(run.results, options, prints);
+      named[m.id] = d.matches.length ? [d.matches[0]!.id, ...d.matches[0]!.alike] : [];
+    }
+    for (const m of catalog) expect(named[m.id], m.id).toContain(m.id);
   });
 });
 
