@@ -98,6 +98,13 @@ describe("report.jsonl on stdout", () => {
     expect(report.rows.every((row) => row.id.startsWith("validate/type/"))).toBe(true);
   });
 
+  it("--out - beside --reporter terminal still sends the JSON lines to stdout, the terminal summary to stderr", () => {
+    const { code, stdout, stderr } = cli(["score", "reference", "--filter", "validate/type/*", "--out", "-", "--reporter", "terminal"]);
+    expect(code, stderr).toBe(0);
+    expect(parseReport(stdout, "stdout").rows.length).toBeGreaterThan(5);
+    expect(stderr).toMatch(/^score 100% /m);
+  });
+
   it("--reporter json=- sends the JSON lines to stdout, the terminal summary to stderr, the other reports to --out", () => {
     const out = fresh();
     const { code, stdout, stderr } = cli(["score", "mutant:s03", "--reporter", "json=-", "--reporter", "terminal,junit", "--out", out, "--no-diagnosis"]);

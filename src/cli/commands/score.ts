@@ -105,7 +105,9 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   const points = flags.gradescopePoints === undefined ? undefined : positiveNumber(flags.gradescopePoints, "--gradescope-points");
   // --out - or --reporter json=-: the report's JSON lines are the whole of stdout
   const jsonToStdout = flags.out === "-" || flags.reporter.includes("json=-");
-  const reporters = parseReporters(flags.reporter.map((r) => (r === "json=-" ? "json" : r)), flags.out === "-" ? ["json"] : ["terminal"]);
+  const asked = flags.reporter.map((r) => (r === "json=-" ? "json" : r));
+  // --out - means the JSON lines on stdout, whatever other reporters are named beside it
+  const reporters = parseReporters(flags.out === "-" && !asked.includes("json") ? [...asked, "json"] : asked, ["terminal"]);
   if (jsonToStdout) checkStdoutReporters(reporters, flags.out === "-");
   const given = [positional !== undefined, flags.subject !== undefined, flags.module !== undefined].filter(Boolean).length;
   if (given > 1) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
