@@ -4,7 +4,7 @@ import { PACKAGE_ROOT } from "./corpus.js";
 import { diagnose, type Diagnosis } from "./diagnosis.js";
 import { resultOf, type RowResult, type ScoreOptions, type Status } from "./outcome.js";
 import type { Implementation } from "./protocol.js";
-import { instanceTextOf, LEVELS, schemaTextOf, type Level, type ProfileName, type Row, type Section, type SimpleStep, type Step, type Tier } from "./rows.js";
+import { instanceTextOf, LEVELS, parametersTextOf, schemaTextOf, type Level, type ProfileName, type Row, type Section, type SimpleStep, type Step, type Tier } from "./rows.js";
 import type { Run } from "./runner.js";
 import { clipText, shellQuote } from "./reporters/text.js";
 import { failingIds, score, statusAt, type Scores } from "./scoring.js";
@@ -251,7 +251,7 @@ function stepText(step: SimpleStep): string {
   switch (step.op) {
     case "register": {
       const tool = step.tool;
-      const parameters = tool.parametersText ?? (tool.parameters === undefined || tool.parameters === null ? null : JSON.stringify(tool.parameters));
+      const parameters = parametersTextOf(tool);
       const spec = { name: tool.name, description: tool.description, parameters, behavior: tool.behavior };
       const expect = step.expect.ok ? "accepted" : `refused${step.expect.error !== undefined ? ` with ${JSON.stringify(step.expect.error)}` : ""}`;
       return `register${step.override ? " (override)" : ""} ${JSON.stringify(spec)} → expect ${expect}`;

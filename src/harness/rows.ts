@@ -96,6 +96,11 @@ export function schemaTextOf(row: SchemaSource): string {
   return row.schemaText ?? JSON.stringify(row.schema);
 }
 
+/** The exact parameters text a tool is registered with; null for a missing schema. */
+export function parametersTextOf(tool: Pick<ToolRow, "parameters" | "parametersText">): string | null {
+  return tool.parametersText ?? (tool.parameters === undefined || tool.parameters === null ? null : JSON.stringify(tool.parameters));
+}
+
 /** The exact argument text a row sends. */
 export function instanceTextOf(instance: InstanceText): string {
   if (typeof instance === "string") return instance;

@@ -5,6 +5,7 @@ import type { ConcurrentBody, Send } from "./protocol.js";
 import {
   instanceTextOf,
   messageTierOf,
+  parametersTextOf,
   schemaTextOf,
   type CompileRow,
   type Level,
@@ -104,7 +105,7 @@ function requestOf(step: SimpleStep): ConcurrentBody {
   switch (step.op) {
     case "register": {
       const tool = step.tool;
-      const parameters = tool.parametersText ?? (tool.parameters === undefined || tool.parameters === null ? null : JSON.stringify(tool.parameters));
+      const parameters = parametersTextOf(tool);
       return { cmd: "register", tool: { name: tool.name, description: tool.description, parameters, behavior: tool.behavior }, ...(step.override ? { override: true } : {}) };
     }
     case "names":

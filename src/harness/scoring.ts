@@ -70,20 +70,21 @@ export function percentOf(passed: number, rows: number): number {
 
 /** Scores the results; a row with nothing of the chosen tiers to check (a hardening row in a core run) is not counted. */
 export function score(all: readonly RowResult[], options: ScoreOptions): Scores {
-  const results = all.filter((result) => tiersOfRow(result, options).length > 0);
+  // each row's tiers, worked out once: a row with none is not counted
+  const results = all.map((result) => ({ result, tiers: tiersOfRow(result, options) })).filter((r) => r.tiers.length > 0);
   const total = emptyTally();
   const sections: Partial<Record<Section, SectionScore>> = {};
   const byTier: Partial<Record<Tier, Tally>> = {};
   const byLevel = Object.fromEntries(LEVELS.map((level) => [level, emptyTally()])) as Record<Level, Tally>;
   // insertion order is the seed's order, whatever the order of the results
-  for (const section of SECTIONS) if (results.some((r) => r.section === section)) sections[section] = { total: emptyTally(), tiers: {} };
-  for (const tier of TIERS) if (results.some((r) => tiersOfRow(r, options).includes(tier))) byTier[tier] = emptyTally();
-  for (const result of results) {
+  for (const section of SECTIONS) if (results.some((r) => r.result.section === section)) sections[section] = { total: emptyTally(), tiers: {} };
+  for (const tier of TIERS) if (results.some((r) => r.tiers.includes(tier))) byTier[tier] = emptyTally();
+  for (const { result, tiers } of results) {
     const status = statusAt(result, options);
     add(total, status);
     const section = sections[result.section]!;
     add(section.total, status);
-    for (const tier of tiersOfRow(result, options)) {
+    for (const tier of tiers) {
       const alone = statusAt(result, { ...options, tiers: [tier] });
       add((section.tiers[tier] ??= emptyTally()), alone);
       add(byTier[tier]!, alone);
