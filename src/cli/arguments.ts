@@ -1,0 +1,23 @@
+import { UsageError } from "./errors.js";
+
+// Command-line values shared by several commands.
+
+/** `30s`, `2m`, `500ms`, `1h`; a bare number is seconds. Returns milliseconds. */
+export function parseDuration(value: string, flag: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(value);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+  if (!match || Number(match[1]) <= 0) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a duration (30s, 2m, 500ms)`);
+  return Math.round(Number(match[1]) * unit[(match[2] ?? "s") as keyof typeof unit]);
+}
+
+/** A generator seed: a 32-bit whole number, as fast-check takes it. */
+export function parseSeed(value: string, flag = "--seed"): number {
+  const n = Number(value);
+  if (!/^-?\d+$/.test(value.trim()) || n < -(2 ** 31) || n >= 2 ** 31) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a whole number between -2147483648 and 2147483647`);
+  return n;
+}
+
+/** A new seed, for a run that was given none (it is printed, so the run can be replayed). */
+export function newSeed(): number {
+  return Math.floor(Math.random() * 2 ** 31);
+}

@@ -1,0 +1,23 @@
+import fc from "fast-check";
+import type { Part, ProfileName, Row, Tier } from "../harness/rows.js";
+import { domainFor } from "./fuzz.js";
+import { defaultNaming, rowOf } from "./oracle.js";
+import { probeArb } from "./probes.js";
+
+// `score --fresh N --seed S`: N cases generated for this run, their expectations from the
+// reference, scored as a part of their own. The same seed gives every submission the same
+// cases; a new seed gives cases no table of the public corpus's answers holds.
+
+export const FRESH_PART = "fresh" satisfies Part;
+
+/** N generated rows, the same for the same seed, profile and tiers. */
+export async function freshRows(count: number, seed: number, profile: ProfileName, tiers: readonly Tier[]): Promise<Row[]> {
+  if (count === 0) return [];
+  const probes = fc.sample(probeArb({ domain: domainFor(tiers), kinds: ["validate", "registry"] }), { numRuns: count, seed });
+  const rows: Row[] = [];
+  for (const [i, probe] of probes.entries()) {
+    const { rule } = defaultNaming(probe);
+    rows.push({ ...(await rowOf(probe, profile, { id: `fresh/${seed}/${i + 1}`, rule })), part: FRESH_PART });
+  }
+  return rows;
+}

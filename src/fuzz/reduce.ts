@@ -1,0 +1,146 @@
+import type { ToolRow } from "../harness/rows.js";
+import type { Tree } from "./model.js";
+import { argumentsText, validateProbeOf, type CallArguments, type Probe, type ProbeStep } from "./probes.js";
+
+// After fast-check's shrinking, a greedy pass over the case itself: drop a keyword, a property,
+// a branch, a step, an element; keep each change under which the subject still disagrees. What
+// is left is a case of a few keywords that a person can read and turn into a corpus row.
+
+export interface ReduceBudget {
+  /** Stop trying after this time (Date.now()). */
+  deadline: number;
+  /** Stop after this many tries. */
+  maxTries: number;
+}
+
+/** The simplest probe found under which `stillFails` holds, and how many tries it took. */
+export async function reduce(probe: Probe, stillFails: (probe: Probe) => Promise<boolean>, budget: ReduceBudget): Promise<{ probe: Probe; tries: number }> {
+  let current = probe;
+  let tries = 0;
+  let improved = true;
+  while (improved) {
+    improved = false;
+    for (const candidate of simplerProbes(current)) {
+      if (tries >= budget.maxTries || Date.now() >= budget.deadline) return { probe: current, tries };
+      tries++;
+      if (await stillFails(candidate)) {
+        current = candidate;
+        improved = true;
+        break;
+      }
+    }
+  }
+  return { probe: current, tries };
+}
+
+/** One-step simplifications of a probe, the boldest first. */
+export function* simplerProbes(probe: Probe): Generator<Probe> {
+  if (probe.kind === "validate") {
+    for (const schema of simplerSchemas(probe.schema)) {
+      if (isObject(schema)) yield validateProbeOf(schema, probe.tree, probe.cut, probe.tier);
+    }
+    for (const tree of simplerTrees(probe.tree)) yield validateProbeOf(probe.schema, tree, probe.cut, probe.tier);
+    return;
+  }
+  const withSteps = (steps: ProbeStep[]): Probe => ({ ...probe, steps });
+  for (let i = 0; i < probe.steps.length; i++) yield withSteps(probe.steps.filter((_, j) => j !== i));
+  for (const [i, step] of probe.steps.entries()) {
+    const replace = (next: ProbeStep) => withSteps(probe.steps.map((s, j) => (j === i ? next : s)));
+    if (step.op === "register") for (const tool of simplerTools(step.tool)) yield replace({ ...step, tool });
+    if (step.op === "call") {
+      for (const args of simplerArguments(step.args)) yield replace({ ...step, args, call: { ...step.call, arguments: argumentsText(args) } });
+    }
+  }
+}
+
+function* simplerTools(tool: ToolRow): Generator<ToolRow> {
+  if (tool.behavior.kind !== "echo") yield { ...tool, behavior: { kind: "echo" } };
+  if (tool.parametersText !== undefined) {
+    const { parametersText: _, ...missing } = tool;
+    yield missing;
+    let schema: unknown;
+    try {
+      schema = JSON.parse(tool.parametersText);
+    } catch {
+      return;
+    }
+    for (const simpler of simplerSchemas(schema)) yield { ...tool, parametersText: JSON.stringify(simpler) };
+  }
+}
+
+function* simplerArguments(args: CallArguments): Generator<CallArguments> {
+  if ("text" in args) {
+    if (args.text !== "{}") yield { text: "{}" };
+    return;
+  }
+  for (const tree of simplerTrees(args.tree)) yield { tree };
+}
+
+/** A schema with one thing less: a keyword, a property, a branch, a listed value; or a subschema in its place. */
+export function* simplerSchemas(schema: unknown): Generator<unknown> {
+  if (!isObject(schema)) return;
+  const keys = Object.keys(schema);
+  const without = (key: string) => Object.fromEntries(Object.entries(schema).filter(([k]) => k !== key));
+  const withValue = (key: string, value: unknown) => ({ ...schema, [key]: value });
+  // a branch or a property's schema in the place of the whole
+  if (Array.isArray(schema.anyOf)) for (const branch of schema.anyOf) yield branch;
+  for (const key of keys) yield without(key);
+  for (const key of keys) {
+    const value = schema[key];
+    if (key === "properties" && isObject(value)) {
+      for (const name of Object.keys(value)) {
+        yield withValue(key, Object.fromEntries(Object.entries(value).filter(([k]) => k !== name)));
+        for (const sub of simplerSchemas(value[name])) yield withValue(key, { ...value, [name]: sub });
+      }
+    } else if ((key === "items" || key === "additionalProperties") && isObject(value)) {
+      for (const sub of simplerSchemas(value)) yield withValue(key, sub);
+    } else if (key === "anyOf" && Array.isArray(value)) {
+      if (value.length > 1) for (let i = 0; i < value.length; i++) yield withValue(key, value.filter((_, j) => j !== i));
+      for (const [i, branch] of value.entries()) for (const sub of simplerSchemas(branch)) yield withValue(key, value.map((b, j) => (j === i ? sub : b)));
+    } else if ((key === "enum" || key === "required" || key === "type") && Array.isArray(value)) {
+      if (value.length > 1) for (let i = 0; i < value.length; i++) yield withValue(key, value.filter((_, j) => j !== i));
+      if (key === "type" && value.length > 0) yield withValue(key, value[0]);
+    }
+  }
+}
+
+/** A value with one thing less or plainer: a property, an element, a character, a number's respelling. */
+export function* simplerTrees(tree: Tree): Generator<Tree> {
+  switch (tree.t) {
+    case "object":
+      for (let i = 0; i < tree.entries.length; i++) yield { ...tree, entries: tree.entries.filter((_, j) => j !== i) };
+      for (const [i, [key, value]] of tree.entries.entries()) {
+        yield value;
+        for (const sub of simplerTrees(value)) yield { ...tree, entries: tree.entries.map((e, j) => (j === i ? ([key, sub] as [string, Tree]) : e)) };
+      }
+      break;
+    case "array":
+      for (let i = 0; i < tree.items.length; i++) yield { ...tree, items: tree.items.filter((_, j) => j !== i) };
+      for (const [i, item] of tree.items.entries()) {
+        yield item;
+        for (const sub of simplerTrees(item)) yield { ...tree, items: tree.items.map((e, j) => (j === i ? sub : e)) };
+      }
+      break;
+    case "string":
+      if (tree.v !== "") yield { t: "string", v: [...tree.v].slice(0, -1).join("") };
+      break;
+    case "number":
+      if (tree.lit !== undefined) yield { t: "number", v: tree.v };
+      if (tree.v !== 0) yield { t: "number", v: 0 };
+      break;
+    case "raw":
+      yield { t: "null" };
+      break;
+    default:
+      break;
+  }
+  // a plainer kind of value: only down the ranks, so the reduction always ends
+  for (const p of PLAIN) if (RANK[p.t] < RANK[tree.t]) yield p;
+}
+
+const RANK: Record<Tree["t"], number> = { null: 0, boolean: 1, number: 2, string: 3, array: 4, object: 5, raw: 6 };
+const PLAIN: Tree[] = [{ t: "null" }, { t: "number", v: 0 }, { t: "string", v: "" }, { t: "array", items: [] }];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
