@@ -175,21 +175,23 @@ describe("merge", () => {
     expect(stdout).toMatch(/^\| alice \| 100% \|/m);
     expect(stdout).toMatch(/^\| bob \| .* \| s03 \(pitfall 2, string length in UTF-16 units\) \|$/m);
     const csv = readFileSync(join(out, "class.csv"), "utf8").trimEnd().split("\r\n");
-    expect(csv[0]).toBe("label,TestHandWorkedExample,TestValidateTable,TestCompileRejectsUnsupported,TestRegisterRules,TestDefinitionsSorted,TestCallNeverPanics,total,passed,rows,errored,top diagnosis,report");
+    expect(csv[0]).toBe("label,TestHandWorkedExample,TestValidateTable,TestCompileRejectsUnsupported,TestRegisterRules,TestDefinitionsSorted,TestCallNeverPanics,total,passed,rows,errored,status,top diagnosis,report");
     expect(csv[1]).toMatch(/^alice,100,100,100,100,100,100,100,/);
     expect(csv[2]).toMatch(/^bob,.*,"s03 \(pitfall 2, string length in UTF-16 units\)",/);
     expect(readFileSync(join(out, "class.md"), "utf8")).toBe(stdout);
   });
 
-  it("refuses a cut-off report (exit 2), naming it", () => {
+  it("refuses a cut-off report (exit 1), naming it, and gives it a line with score 0 and the reason", () => {
     const a = fresh();
     cli("score", "reference", "--reporter", "json", "--out", a);
     const path = join(a, "report.jsonl");
     const text = readFileSync(path, "utf8");
     writeFileSync(path, text.slice(0, Math.floor(text.length / 2)));
-    const { code, stderr } = cli("merge", path, "--out", fresh());
-    expect(code).toBe(2);
+    const out = fresh();
+    const { code, stderr } = cli("merge", path, "--out", out);
+    expect(code).toBe(1);
     expect(stderr).toMatch(new RegExp(`^tool-conformance: ${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: cut off`));
+    expect(readFileSync(join(out, "class.csv"), "utf8").split("\r\n")[1]).toMatch(/^[^,]+,0,0,0,0,cut off: /);
     noStack(stderr);
   });
 });

@@ -35,7 +35,8 @@ export function defaultNaming(probe: Probe): RowNaming {
 
 function validateRow(probe: ValidateProbe, naming: RowNaming): ValidateRow | CompileRow {
   const schemaText = JSON.stringify(probe.schema);
-  const base = { id: naming.id, rule: naming.rule, tier: probe.tier, pitfalls: [], why: WHY_TO_WRITE };
+  // error wording is the project's choice in every domain: compared only with --tier catalog
+  const base = { id: naming.id, rule: naming.rule, tier: probe.tier, ...(probe.tier === "hardening" ? { messageTier: "catalog" as const } : {}), pitfalls: [], why: WHY_TO_WRITE };
   let schema: reference.Schema;
   try {
     schema = reference.compile(schemaText);

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { JsonSyntaxError, parseJSON } from "../json/parse.js";
 import { compile, type Schema } from "../schema/compile.js";
 import type { JsonValue } from "../json/value.js";
-import type { Row, Section } from "./rows.js";
+import type { Part, Row, Section } from "./rows.js";
 
 /** The package's own folders, the same from src/ (tests) and dist/ (the CLI). */
 export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -25,23 +25,45 @@ const SECTION_OF_PREFIX: Record<string, Section> = {
   call: "TestCallNeverPanics",
 };
 
+export interface LoadOptions {
+  /** The part of the score these rows count in (default "corpus": the shipped corpus). */
+  part?: Part;
+  /** Rows already loaded (the shipped corpus): an id used there is refused, naming where. */
+  taken?: readonly Row[];
+  /** How files are named in messages and in each row's `source` (default: relative to `dir`). */
+  prefix?: string;
+}
+
 /** Reads every `*.json` file under `dir` (sorted), checks each row against the row schema, and returns the rows. */
-export function loadCorpus(dir: string = CORPUS_DIR): Row[] {
+export function loadCorpus(dir: string = CORPUS_DIR, options: LoadOptions = {}): Row[] {
   const files = listJsonFiles(dir);
   if (files.length === 0) throw new CorpusError(`no corpus files (*.json) under ${dir}`);
   const schemas = rowSchemas();
   const rows: Row[] = [];
   const seen = new Map<string, string>();
+  const taken = new Map((options.taken ?? []).map((row) => [row.id, row.source ?? "the corpus"]));
+  const part = options.part ?? "corpus";
   for (const file of files) {
-    const name = relative(dir, file);
+    const name = options.prefix !== undefined ? join(options.prefix, relative(dir, file)) : relative(dir, file);
     for (const row of readRows(file, name, schemas)) {
       const before = seen.get(row.id);
       if (before) throw new CorpusError(`${name}: row id ${JSON.stringify(row.id)} is also used in ${before}`);
+      // a private row under a corpus id would be scored twice, or shadow the corpus row in a report
+      const shipped = taken.get(row.id);
+      if (shipped !== undefined) throw new CorpusError(`${name}: row id ${JSON.stringify(row.id)} is already a corpus row (${shipped}); give ${part} rows ids of their own`);
       seen.set(row.id, name);
-      rows.push({ ...row, source: name });
+      rows.push({ ...row, source: name, ...(part !== "corpus" ? { part } : {}) });
     }
   }
   return rows;
+}
+
+/**
+ * A grader's own rows (score --corpus DIR): the same format, every file checked by the row schema,
+ * scored as the "private" part. Their ids must not be ids of `corpus`.
+ */
+export function loadPrivateCorpus(dir: string, corpus: readonly Row[]): Row[] {
+  return loadCorpus(dir, { part: "private", taken: corpus, prefix: dir });
 }
 
 function listJsonFiles(dir: string): string[] {
@@ -59,7 +81,12 @@ function listJsonFiles(dir: string): string[] {
 }
 
 function readRows(file: string, name: string, schemas: Map<string, Schema>): Row[] {
-  const text = readFileSync(file, "utf8");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new CorpusError(`${name}: cannot read it (${(error as { code?: string }).code ?? String(error)})`);
+  }
   let value: JsonValue;
   try {
     value = parseJSON(text);

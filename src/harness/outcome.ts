@@ -1,7 +1,8 @@
 import type { Check } from "./run-row.js";
-import { LEVELS, messageTierOf, TIERS, type Level, type Row, type Section, type Tier } from "./rows.js";
+import { LEVELS, messageTierOf, TIERS, type Level, type Part, type Row, type Section, type Tier } from "./rows.js";
 
-export type Status = "passed" | "failed" | "errored" | "skipped";
+export const STATUSES = ["passed", "failed", "errored", "skipped"] as const;
+export type Status = (typeof STATUSES)[number];
 
 /** One row's result in a report. */
 export interface RowResult {
@@ -12,6 +13,8 @@ export interface RowResult {
   messageTier?: Tier;
   rule: string;
   pitfalls: string[];
+  /** The part of the score the row counts in; absent is "corpus" (reports of the shipped corpus stay as they were). */
+  part?: Part;
   status: Status;
   /** Every comparison made (empty when errored or skipped). */
   checks: Check[];
@@ -48,6 +51,11 @@ export function tiersOfRow(row: Pick<RowResult, "tier" | "messageTier" | "checks
   return levelled.length > 0 || tiers.length === 0 ? tiers : tiers.slice(0, 1);
 }
 
+/** The part of the score a row counts in. */
+export function partOf(result: Pick<RowResult, "part">): Part {
+  return result.part ?? "corpus";
+}
+
 export function statusOf(checks: Check[], options: ScoreOptions): Status {
   return checks.every((check) => !isActive(check, options) || check.pass) ? "passed" : "failed";
 }
@@ -65,6 +73,7 @@ export function resultOf(row: Row, status: Status, checks: Check[], ms: number, 
     ...(messageTierOf(row) !== row.tier ? { messageTier: messageTierOf(row) } : {}),
     rule: row.rule,
     pitfalls: row.pitfalls,
+    ...(row.part !== undefined && row.part !== "corpus" ? { part: row.part } : {}),
     status,
     checks,
     ms,

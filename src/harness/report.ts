@@ -1,10 +1,11 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { PACKAGE_ROOT } from "./corpus.js";
 import { diagnose, type Diagnosis } from "./diagnosis.js";
-import { resultOf, type RowResult, type ScoreOptions, type Status } from "./outcome.js";
+import { resultOf, statusOf, STATUSES, type RowResult, type ScoreOptions, type Status } from "./outcome.js";
 import type { Implementation } from "./protocol.js";
-import { instanceTextOf, LEVELS, parametersTextOf, schemaTextOf, type Level, type ProfileName, type Row, type Section, type SimpleStep, type Step, type Tier } from "./rows.js";
+import { instanceTextOf, LEVELS, parametersTextOf, PARTS, PROFILES, schemaTextOf, SECTIONS, TIERS, type Level, type ProfileName, type Row, type Section, type SimpleStep, type Step, type Tier } from "./rows.js";
 import type { Run } from "./runner.js";
 import { clipText, shellQuote } from "./reporters/text.js";
 import { failingIds, score, statusAt, type Scores } from "./scoring.js";
@@ -17,14 +18,27 @@ import { failingIds, score, statusAt, type Scores } from "./scoring.js";
 //   {"kind":"diagnosis", ...}   the pitfalls that explain the failures
 //   {"kind":"summary", ...}     the scores ("stopped": the cause, when the run stopped early)
 //   {"kind":"footer", "rows": N, "finishedAt": ...}
+//   {"kind":"signature", "algorithm":"hmac-sha256", "mac": ...}   only when signed (score --key)
 //
-// The footer comes last and repeats the row count, so a report cut off anywhere (a killed job,
-// a full disk, a truncated artifact) is detected: readReport refuses it. Files are written to a
-// temporary name and renamed, so a half-written report never sits under the final name.
-// conformance/report.schema.json describes every line; fields are only ever added.
+// The footer repeats the row count, so a report cut off anywhere (a killed job, a full disk, a
+// truncated artifact) is detected: readReport refuses it. Files are written to a temporary name
+// and renamed, so a half-written report never sits under the final name. A run marks its report
+// file "started" before the subject runs, so an interrupted run leaves "incomplete", never the
+// report of an earlier run. conformance/report.schema.json describes every line; fields are only
+// ever added.
+//
+// A report is read as untrusted data (a subject's helper may have rewritten it): every reader
+// recomputes the scores from the row lines and refuses a summary, a row status or a diagnosis
+// count that does not follow from them. With a key, the signature (HMAC-SHA256 over the exact
+// bytes of every line before it) must match too, which no edit can keep without the key.
 
 export const REPORT_FORMAT = "tool-conformance-report";
 export const REPORT_VERSION = 1;
+/** A signed report's version: a line follows the footer, so a reader of version 1 is told to upgrade rather than that it is cut off. */
+export const SIGNED_REPORT_VERSION = 2;
+export const SIGNATURE_ALGORITHM = "hmac-sha256";
+/** Larger than any real report (rows × the 64 KiB a reproduction keeps): refused unread. */
+const MAX_REPORT_BYTES = 512 * 1024 * 1024;
 
 export interface ReportHeader {
   kind: "header";
@@ -91,17 +105,46 @@ export interface ReportFooter {
   finishedAt: string;
 }
 
+/** The last line of a signed report: HMAC-SHA256, keyed with the grader's key, over the exact bytes of every line before it. */
+export interface ReportSignature {
+  kind: "signature";
+  algorithm: typeof SIGNATURE_ALGORITHM;
+  /** Lowercase hex, 64 digits. */
+  mac: string;
+}
+
+/** What report.jsonl holds while its run is under way: read, it is "incomplete", never a report. */
+export interface RunMarker {
+  kind: "started";
+  format: typeof REPORT_FORMAT;
+  startedAt: string;
+  note: string;
+}
+
 export interface Report {
   header: ReportHeader;
   rows: ReportRow[];
   diagnosis: ReportDiagnosis;
   summary: ReportSummary;
   footer: ReportFooter;
+  /** Present when the report was signed (it was verified only if a key was given to the reader). */
+  signature?: ReportSignature;
 }
 
-/** A report that cannot be used: cut off, edited, or not a report at all. */
+/** A report that cannot be used: cut off, edited, unsigned, or not a report at all. */
 export class ReportError extends Error {
   override name = "ReportError";
+  /** Why, without the file's name: what a class table shows beside it. */
+  readonly reason: string;
+  constructor(message: string, reason?: string) {
+    super(message);
+    this.reason = reason ?? message;
+  }
+}
+
+/** A key file that cannot be used (missing, empty, too short): a usage error. */
+export class KeyFileError extends ReportError {
+  override name = "KeyFileError";
 }
 
 let version: string | undefined;
@@ -271,15 +314,65 @@ function stepText(step: SimpleStep): string {
   }
 }
 
-/** The report as JSON Lines text (one object a line, the footer last). */
-export function formatReport(report: Report): string {
-  const lines = [report.header, ...report.rows, report.diagnosis, report.summary, report.footer].map((line) => JSON.stringify(line));
-  return lines.join("\n") + "\n";
+export interface SignOptions {
+  /** The grader's key (readKeyFile): the report is signed with it. */
+  key?: Uint8Array;
+}
+
+/** The report as JSON Lines text (one object a line, the footer last; with a key, a signature line after it). */
+export function formatReport(report: Report, options: SignOptions = {}): string {
+  // the version says whether a signature line follows: never claim one that is not there
+  const formatVersion = options.key ? SIGNED_REPORT_VERSION : Math.min(report.header.formatVersion, REPORT_VERSION);
+  const header = formatVersion === report.header.formatVersion ? report.header : { ...report.header, formatVersion };
+  const lines = [header, ...report.rows, report.diagnosis, report.summary, report.footer].map((line) => JSON.stringify(line));
+  const body = lines.join("\n") + "\n";
+  if (!options.key) return body;
+  const signature: ReportSignature = { kind: "signature", algorithm: SIGNATURE_ALGORITHM, mac: macOf(Buffer.from(body, "utf8"), options.key) };
+  return body + JSON.stringify(signature) + "\n";
 }
 
 /** Writes the report atomically: a reader sees the whole report or none. */
-export function writeReport(path: string, report: Report): void {
-  writeFileAtomic(path, formatReport(report));
+export function writeReport(path: string, report: Report, options: SignOptions = {}): void {
+  writeFileAtomic(path, formatReport(report, options));
+}
+
+/**
+ * Replaces whatever report `path` held with a one-line "started" marker, before a run: if the run
+ * never ends (killed, a machine lost), readers find "incomplete", not an earlier run's report.
+ */
+export function markRunStarted(path: string, startedAt: string): void {
+  const marker: RunMarker = { kind: "started", format: REPORT_FORMAT, startedAt, note: "a run is under way or was interrupted: this file is replaced by its report when it ends" };
+  writeFileAtomic(path, JSON.stringify(marker) + "\n");
+}
+
+/** HMAC-SHA256 of `bytes` under `key`, in lowercase hex. */
+export function macOf(bytes: Uint8Array, key: Uint8Array): string {
+  return createHmac("sha256", key).update(bytes).digest("hex");
+}
+
+/** Keys shorter than this are refused: a guessable key signs nothing. */
+export const MIN_KEY_BYTES = 16;
+
+/**
+ * Reads a signing key: the file's bytes, less trailing whitespace (the newline an editor or
+ * `openssl rand -hex 32 > key` leaves). A missing, unreadable, empty or short key file is a
+ * KeyFileError naming it: signing with nothing would look safe and be worthless.
+ */
+export function readKeyFile(path: string, flag = "--key"): Buffer {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why = code === "ENOENT" ? "no such file" : code === "EACCES" || code === "EPERM" ? "permission denied" : code === "EISDIR" ? "a folder, not a file" : (code ?? String(error));
+    throw new KeyFileError(`${flag} ${path}: cannot read the key file (${why})`);
+  }
+  let end = bytes.length;
+  while (end > 0 && [0x20, 0x09, 0x0a, 0x0d].includes(bytes[end - 1]!)) end--;
+  const key = bytes.subarray(0, end);
+  if (key.length === 0) throw new KeyFileError(`${flag} ${path}: the key file is empty; put at least ${MIN_KEY_BYTES} random bytes in it (e.g. openssl rand -hex 32 > ${path})`);
+  if (key.length < MIN_KEY_BYTES) throw new KeyFileError(`${flag} ${path}: the key is ${key.length} bytes; use at least ${MIN_KEY_BYTES} random bytes (e.g. openssl rand -hex 32 > ${path})`);
+  return key;
 }
 
 /**
@@ -305,16 +398,54 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   }
 }
 
-/** Reads a report written by writeReport; a ReportError (one line, naming the file) when it is cut off or not a report. */
-export function readReport(path: string): Report {
-  const text = readFileSync(path, "utf8");
-  return parseReport(text, path);
+export interface ReadOptions {
+  /** The grader's key: the report must carry a signature made with it. Without one, a signature is not checked. */
+  key?: Uint8Array;
 }
 
-export function parseReport(text: string, name = "report"): Report {
+/**
+ * Reads a report written by writeReport and checks it: a ReportError (one line, naming the file)
+ * when it is cut off, incomplete, edited (its summary or a row's status does not follow from its
+ * rows) or, with a key, unsigned or badly signed.
+ */
+export function readReport(path: string, options: ReadOptions = {}): Report {
+  return parseReport(readFileSync(path), path, options);
+}
+
+/** A report that passed every check, or why it did not: what merge (and grade) take, one file at a time. */
+export type VerifiedReport = { ok: true; path: string; report: Report } | { ok: false; path: string; reason: string };
+
+/**
+ * Reads and checks one report file without throwing: missing, unreadable, cut off, incomplete,
+ * edited, unsigned or badly signed (with a key) come back as a reason, so one bad file costs
+ * its own line of a class table and no one else's.
+ */
+export function verifyReportFile(path: string, options: ReadOptions = {}): VerifiedReport {
+  let bytes: Buffer;
+  try {
+    const size = statSync(path).size;
+    if (size > MAX_REPORT_BYTES) return { ok: false, path, reason: `unreadable: ${size} bytes, larger than any report` };
+    bytes = readFileSync(path);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT") return { ok: false, path, reason: "missing: no such file" };
+    const why = code === "EACCES" || code === "EPERM" ? "permission denied" : code === "EISDIR" ? "a folder, not a report" : error instanceof Error ? error.message : String(error);
+    return { ok: false, path, reason: `unreadable: ${why}` };
+  }
+  try {
+    return { ok: true, path, report: parseReport(bytes, path, options) };
+  } catch (error) {
+    if (error instanceof ReportError) return { ok: false, path, reason: error.reason };
+    // the file is untrusted: whatever else breaks while reading it is its fault, not the grader's
+    return { ok: false, path, reason: `damaged: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+export function parseReport(input: string | Uint8Array, name = "report", options: ReadOptions = {}): Report {
   const fail = (why: string): never => {
-    throw new ReportError(`${name}: ${why}`);
+    throw new ReportError(`${name}: ${why}`, why);
   };
+  const text = typeof input === "string" ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString("utf8");
   if (text.trim() === "") fail("empty file, not a tool-conformance report");
   const lines = text.split("\n");
   // a complete report ends with a newline after its footer
@@ -335,13 +466,27 @@ export function parseReport(text: string, name = "report"): Report {
     items.push(value as Record<string, unknown>);
   }
   const header = items[0]!;
-  if (header.kind !== "header" || header.format !== REPORT_FORMAT) fail("not a tool-conformance report (no header line)");
-  if (typeof header.formatVersion !== "number" || header.formatVersion > REPORT_VERSION) {
-    fail(`report format version ${String(header.formatVersion)} is newer than this tool reads (${REPORT_VERSION}); upgrade tool-conformance`);
+  if (header.kind === "started" && header.format === REPORT_FORMAT) {
+    fail(`incomplete: the run did not finish (it started at ${String(header.startedAt)} and was interrupted, or is still running)`);
   }
-  const last = items[items.length - 1]!;
+  if (header.kind !== "header" || header.format !== REPORT_FORMAT) fail("not a tool-conformance report (no header line)");
+  if (typeof header.formatVersion !== "number" || header.formatVersion > SIGNED_REPORT_VERSION) {
+    fail(`report format version ${String(header.formatVersion)} is newer than this tool reads (${SIGNED_REPORT_VERSION}); upgrade tool-conformance`);
+  }
+  const signed = (header.formatVersion as number) >= SIGNED_REPORT_VERSION;
+  let last = items[items.length - 1]!;
+  let signature: ReportSignature | undefined;
+  if (last.kind === "signature") {
+    if (!signed) fail("edited: a signature line in a report that says it is unsigned (format version 1)");
+    if (cutMidLine) fail("cut off: no newline after the signature");
+    if (last.algorithm !== SIGNATURE_ALGORITHM || typeof last.mac !== "string" || !/^[0-9a-f]{64}$/.test(last.mac)) fail(`damaged: the signature line is not ${SIGNATURE_ALGORITHM} in 64 hex digits`);
+    signature = last as unknown as ReportSignature;
+    items.pop();
+    last = items[items.length - 1]!;
+  }
   if (last.kind !== "footer") fail(`cut off: no footer line after ${items.length} line${items.length === 1 ? "" : "s"}; the run or the copy did not finish`);
   if (cutMidLine) fail("cut off: no newline after the footer");
+  if (signed && !signature) fail("cut off or edited: the report says it is signed (format version 2), and its signature line is missing");
   const rows = items.filter((item) => item.kind === "row") as unknown as ReportRow[];
   const footer = last as unknown as ReportFooter;
   if (footer.rows !== rows.length) fail(`cut off or edited: the footer counts ${String(footer.rows)} rows, the file holds ${rows.length}`);
@@ -351,11 +496,97 @@ export function parseReport(text: string, name = "report"): Report {
   const summary = items.find((item) => item.kind === "summary") as ReportSummary | undefined;
   if (!diagnosis) fail("damaged: no diagnosis line");
   if (!summary) fail("damaged: no summary line");
+  // header, rows, diagnosis, summary, footer: each once, in that order
+  const order = ["header", ...rows.map(() => "row"), "diagnosis", "summary", "footer"];
+  const misplaced = items.findIndex((item, i) => item.kind !== order[i]);
+  if (misplaced !== -1) fail(`damaged: line ${misplaced + 1} is a ${JSON.stringify(items[misplaced]!.kind)} line where a ${order[misplaced] ?? "footer"} line belongs`);
   const ids = new Set<string>();
   for (const row of rows) {
     if (typeof row.id !== "string" || typeof row.status !== "string" || !Array.isArray(row.checks)) fail(`damaged: a row line without id, status or checks`);
     if (ids.has(row.id)) fail(`damaged: row ${row.id} appears twice`);
     ids.add(row.id);
   }
-  return { header: header as unknown as ReportHeader, rows, diagnosis: diagnosis!, summary: summary!, footer };
+  // the signature first: with a key, a report changed in any way is "badly signed", whatever else it says
+  if (options.key) {
+    if (!signature) fail("unsigned: the report carries no signature, and a key was given (sign reports with score --key)");
+    const bytes = typeof input === "string" ? Buffer.from(input, "utf8") : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+    // the signature line is the last; the MAC covers every byte before it
+    const start = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1;
+    const expected = Buffer.from(macOf(bytes.subarray(0, start), options.key), "hex");
+    if (!timingSafeEqual(expected, Buffer.from(signature!.mac, "hex"))) fail("bad signature: the report was changed after it was signed, or signed with another key");
+  }
+  const report = { header: header as unknown as ReportHeader, rows, diagnosis: diagnosis!, summary: summary!, footer, ...(signature ? { signature } : {}) };
+  checkConsistency(report, fail);
+  return report;
+}
+
+/**
+ * Recomputes what a report derives from its row lines, with the header's level and tiers and the
+ * same scoring functions the run used, and refuses the report when its summary, a row's status or
+ * levels, or the diagnosis's counts say otherwise. The row lines' checks are the evidence; a
+ * summary is never taken on trust (a subject's helper could have rewritten it).
+ */
+function checkConsistency(report: Report, fail: (why: string) => never): void {
+  const { header, rows, diagnosis, summary } = report;
+  const one = <T extends string>(values: readonly T[], value: unknown): value is T => typeof value === "string" && (values as readonly string[]).includes(value);
+  if (!one(PROFILES, header.profile)) fail(`damaged: the header's profile ${JSON.stringify(header.profile)} is not one of ${PROFILES.join(", ")}`);
+  if (!one(LEVELS, header.level)) fail(`damaged: the header's level ${JSON.stringify(header.level)} is not one of ${LEVELS.join(", ")}`);
+  if (!Array.isArray(header.tiers) || header.tiers.length === 0 || !header.tiers.every((tier) => one(TIERS, tier)) || new Set(header.tiers).size !== header.tiers.length) {
+    fail(`damaged: the header's tiers ${JSON.stringify(header.tiers)} are not a set of ${TIERS.join(", ")}`);
+  }
+  if (typeof header.subject?.label !== "string") fail("damaged: the header has no subject label");
+  const options: ScoreOptions = { level: header.level, tiers: header.tiers };
+  for (const row of rows) {
+    const where = `row ${JSON.stringify(row.id)}`;
+    if (!one(SECTIONS, row.section) || !one(TIERS, row.tier) || (row.messageTier !== undefined && !one(TIERS, row.messageTier))) fail(`damaged: ${where} has an unknown section or tier`);
+    if (row.part !== undefined && !one(PARTS, row.part)) fail(`damaged: ${where} has an unknown part ${JSON.stringify(row.part)} (${PARTS.join(", ")})`);
+    if (!one(STATUSES, row.status)) fail(`damaged: ${where} has an unknown status ${JSON.stringify(row.status)}`);
+    if (typeof row.rule !== "string" || !Array.isArray(row.pitfalls) || !row.pitfalls.every((p) => typeof p === "string")) fail(`damaged: ${where} has no rule or pitfalls`);
+    for (const check of row.checks as unknown[]) {
+      const c = check as Record<string, unknown> | null;
+      if (typeof c !== "object" || c === null || !one(LEVELS, c.level) || !one(TIERS, c.tier) || typeof c.pass !== "boolean" || typeof c.what !== "string") fail(`damaged: ${where} has a check without level, tier, what or pass`);
+    }
+    if (row.status === "passed" || row.status === "failed") {
+      const own = statusOf(row.checks, options);
+      if (own !== row.status) fail(`edited: ${where} says ${row.status}, its checks say ${own}`);
+    }
+    if (typeof row.levels !== "object" || row.levels === null) fail(`damaged: ${where} has no status per level`);
+    for (const level of LEVELS) {
+      const at = statusAt(row, { ...options, level });
+      if (row.levels[level] !== at) fail(`edited: ${where} says ${String(row.levels[level])} at level ${level}, its checks say ${at}`);
+    }
+  }
+  const scores = summary.scores as Partial<Scores> | undefined;
+  if (typeof scores !== "object" || scores === null) fail("damaged: the summary has no scores");
+  const computed = score(rows, options);
+  // reports written before parts existed have no byPart: the rest must still match
+  const { byPart, ...rest } = computed;
+  const difference = firstDifference(scores, scores!.byPart === undefined ? rest : computed, "");
+  if (difference) fail(`forged or edited: the summary does not match its rows: ${difference.path} is ${difference.stored} in the summary, ${difference.computed} from the rows`);
+  if (scores!.byPart === undefined) scores!.byPart = byPart;
+  if (summary.stopped !== undefined && (typeof summary.stopped !== "object" || summary.stopped === null || typeof summary.stopped.cause !== "string")) fail("damaged: the summary's stopped block has no cause");
+  if (typeof diagnosis.available !== "boolean" || !Array.isArray(diagnosis.matches) || !Array.isArray(diagnosis.lines)) fail("damaged: the diagnosis line has no matches or lines");
+  const base = diagnose(rows, options, []);
+  if (diagnosis.failing !== base.failing || diagnosis.errored !== base.errored) {
+    fail(`forged or edited: the diagnosis counts ${String(diagnosis.failing)} failing and ${String(diagnosis.errored)} errored rows, the rows give ${base.failing} and ${base.errored}`);
+  }
+}
+
+/** The first place a stored value differs from the recomputed one: a path and both, a tally as "passed/rows (percent)". */
+function firstDifference(stored: unknown, computed: unknown, path: string): { path: string; stored: string; computed: string } | undefined {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+  const isTally = (v: unknown) => isObject(v) && "passed" in v && "rows" in v && "percent" in v;
+  const text = (v: unknown) => (isTally(v) ? `${String((v as Record<string, unknown>).passed)}/${String((v as Record<string, unknown>).rows)} passed (${String((v as Record<string, unknown>).percent)}%)` : v === undefined ? "absent" : JSON.stringify(v));
+  if (isObject(stored) && isObject(computed) && Array.isArray(stored) === Array.isArray(computed)) {
+    if ((isTally(stored) || isTally(computed)) && JSON.stringify(stored) !== JSON.stringify(computed)) {
+      // a tally with extra or missing fields reads the same as text: name the field instead
+      if (text(stored) !== text(computed)) return { path, stored: text(stored), computed: text(computed) };
+    }
+    for (const key of new Set([...Object.keys(stored), ...Object.keys(computed)])) {
+      const d = firstDifference(stored[key], computed[key], path ? `${path}.${key}` : key);
+      if (d) return d;
+    }
+    return undefined;
+  }
+  return Object.is(stored, computed) ? undefined : { path, stored: text(stored), computed: text(computed) };
 }

@@ -22,6 +22,14 @@ export type Level = (typeof LEVELS)[number];
 export const PROFILES = ["ag02", "pointer"] as const;
 export type ProfileName = (typeof PROFILES)[number];
 
+/**
+ * The part of the score a row counts in: the shipped corpus, a grader's own rows (score --corpus
+ * DIR), or generated cases (score --fresh). Set by whoever loads the rows, never by a row file, so
+ * a score can be told apart by where its rows came from.
+ */
+export const PARTS = ["corpus", "private", "fresh"] as const;
+export type Part = (typeof PARTS)[number];
+
 export type InstanceText = string | { concat: { text: string; times?: number }[] };
 
 interface RowBase {
@@ -35,6 +43,8 @@ interface RowBase {
   profiles?: ProfileName[];
   /** Where the row came from (file name), filled in by the loader. */
   source?: string;
+  /** The part of the score it counts in; absent is "corpus". Filled in by the loader. */
+  part?: Part;
 }
 
 interface SchemaSource {

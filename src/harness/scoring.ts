@@ -1,5 +1,5 @@
-import { statusOf, tiersOfRow, type RowResult, type ScoreOptions, type Status } from "./outcome.js";
-import { LEVELS, SECTIONS, TIERS, type Level, type Section, type Tier } from "./rows.js";
+import { partOf, statusOf, tiersOfRow, type RowResult, type ScoreOptions, type Status } from "./outcome.js";
+import { LEVELS, PARTS, SECTIONS, TIERS, type Level, type Part, type Section, type Tier } from "./rows.js";
 
 // Scores: the share of rows passed, per section, per tier and per level. A row counts once,
 // whatever its number of checks. Every check has its own tier: a tier's tally holds the rows
@@ -7,6 +7,8 @@ import { LEVELS, SECTIONS, TIERS, type Level, type Section, type Tier } from "./
 // from ours passes in the core tally and fails in the catalog one). An errored row (the subject broke the protocol, crashed or hung)
 // and a skipped row (the subject cannot answer it: a capability it lacks) both count as not
 // passed; they are tallied apart from wrong answers so a reader can tell the two apart.
+// Parts cut the same rows another way: by where they came from (the shipped corpus, a grader's
+// private rows, generated ones), so a private or fresh score is seen beside the corpus one.
 
 export interface Tally {
   rows: number;
@@ -38,6 +40,8 @@ export interface Scores {
   byTier: Partial<Record<Tier, Tally>>;
   /** The same rows at each level (a level includes the ones before it). */
   byLevel: Record<Level, Tally>;
+  /** The same rows by part (corpus, private, fresh), at the chosen level and tiers; only parts with rows. */
+  byPart: Partial<Record<Part, Tally>>;
 }
 
 /** A row's status at a level: errored and skipped rows stay so; the others are judged by their checks. */
@@ -76,6 +80,8 @@ export function score(all: readonly RowResult[], options: ScoreOptions): Scores 
   const sections: Partial<Record<Section, SectionScore>> = {};
   const byTier: Partial<Record<Tier, Tally>> = {};
   const byLevel = Object.fromEntries(LEVELS.map((level) => [level, emptyTally()])) as Record<Level, Tally>;
+  const byPart: Partial<Record<Part, Tally>> = {};
+  for (const part of PARTS) if (results.some((r) => partOf(r.result) === part)) byPart[part] = emptyTally();
   // insertion order is the seed's order, whatever the order of the results
   for (const section of SECTIONS) if (results.some((r) => r.result.section === section)) sections[section] = { total: emptyTally(), tiers: {} };
   for (const tier of TIERS) if (results.some((r) => r.tiers.includes(tier))) byTier[tier] = emptyTally();
@@ -90,9 +96,10 @@ export function score(all: readonly RowResult[], options: ScoreOptions): Scores 
       add(byTier[tier]!, alone);
     }
     for (const level of LEVELS) add(byLevel[level], statusAt(result, { ...options, level }));
+    add(byPart[partOf(result)]!, status);
   }
   for (const section of Object.values(sections)) section.tiers = ordered(section.tiers, TIERS);
-  return { level: options.level, tiers: [...options.tiers], total, sections, byTier, byLevel };
+  return { level: options.level, tiers: [...options.tiers], total, sections, byTier, byLevel, byPart };
 }
 
 function ordered<K extends string, V>(record: Partial<Record<K, V>>, keys: readonly K[]): Partial<Record<K, V>> {

@@ -1,26 +1,35 @@
-import { pitfallLabel } from "../../harness/diagnosis.js";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { writeFileAtomic, type Report } from "../../harness/report.js";
-import { SECTIONS, type Section } from "../../harness/rows.js";
+import { pitfallLabel } from "../../harness/diagnosis.js";
+import { readKeyFile, verifyReportFile, writeFileAtomic, type Report } from "../../harness/report.js";
+import { noWorkflowCommands, oneLine } from "../../harness/reporters/text.js";
+import { PARTS, SECTIONS, type Part, type Section } from "../../harness/rows.js";
 import { formatPercent } from "../../harness/scoring.js";
-import { UsageError } from "../errors.js";
-import { readReportOrExplain, writeFailure } from "./score.js";
+import { EXIT, UsageError } from "../errors.js";
+import { writeFailure } from "./score.js";
 
 // `tool-conformance merge REPORT...`: the class table. A grader scores each submission wherever
 // it runs (a CI matrix, a Kubernetes Job array, a loop), collects the report.jsonl files, and
-// merges them here: one line per submission, a score per section, the total, the top diagnosis.
-// Every report is read in full first; a cut-off one stops the merge (exit 2) naming the file.
+// merges them here: one line per submission, a score per section (and per part), the total, the
+// top diagnosis. Reports are untrusted (a submission's helper may outlive its run and rewrite
+// them): each is read whole and checked, its scores recomputed from its rows (readReport), its
+// signature verified with --key. A report that fails costs its own line only: score 0 and the
+// reason, the other lines merged, exit 1.
 
 export function register(program: Command): void {
   program
     .command("merge")
-    .description("merge report.jsonl files (one per submission) into a class table: class.csv and class.md under --out, the Markdown also on stdout; refuses cut-off reports")
+    .description(
+      "merge report.jsonl files (one per submission) into a class table: class.csv and class.md under --out, the Markdown also on stdout. Every score is recomputed from the report's rows. A report that is missing, unreadable, cut off, incomplete (its run did not finish), edited so that its summary does not follow from its rows, or with --key unsigned or badly signed, gets a line with score 0 and the reason in its status; the others are merged. Exit 0 every report merged, 1 some refused (one line each on stderr), 2 usage error",
+    )
     .argument("<reports...>", "report.jsonl files written by score --reporter json")
     .option("--out <dir>", "folder for class.csv and class.md", "reports")
-    .action((paths: string[], options: { out: string }) => {
-      const reports = paths.map((path) => ({ path, report: readReportOrExplain(path) }));
-      const table = classTable(reports);
+    .option("--key <file>", "the key file score --key signed the reports with: every report must carry a valid HMAC-SHA256 signature made with it")
+    .action((paths: string[], options: { out: string; key?: string }) => {
+      // a bad key file stops everything (exit 2): no report could be judged with it
+      const key = options.key === undefined ? undefined : readKeyFile(options.key);
+      const inputs = paths.map((path) => verifyReportFile(path, key ? { key } : {}));
+      const table = classTable(inputs);
       const csv = join(options.out, "class.csv");
       const md = join(options.out, "class.md");
       try {
@@ -31,23 +40,60 @@ export function register(program: Command): void {
         throw new UsageError(`cannot write the class table under --out ${options.out}: ${reason}`);
       }
       process.stdout.write(toMarkdown(table));
-      const settings = new Set(reports.map(({ report }) => settingsKey(report)));
-      if (settings.size > 1) {
-        process.stderr.write(`tool-conformance: note: these reports were scored with different settings (${[...settings].join(" | ")}); their scores are not comparable\n`);
-      }
+      const say = (line: string) => process.stderr.write(noWorkflowCommands(oneLine(line)) + "\n");
+      const refused = table.lines.filter((line) => line.status === "refused");
+      for (const line of refused) say(`tool-conformance: ${line.report}: ${line.reason} (score 0 in the class table)`);
+      for (const line of table.lines.filter((l) => l.status === "stopped")) say(`tool-conformance: note: ${line.report}: the run stopped: ${line.reason}`);
+      const accepted = inputs.flatMap((input) => (input.ok ? [input.report] : []));
+      const settings = new Set(accepted.map(settingsKey));
+      if (settings.size > 1) say(`tool-conformance: note: these reports were scored with different settings (${[...settings].join(" | ")}); their scores are not comparable`);
       process.stderr.write(`wrote ${csv}\nwrote ${md}\n`);
+      if (refused.length > 0) say(`tool-conformance: ${refused.length} of ${table.lines.length} report${table.lines.length === 1 ? "" : "s"} refused`);
+      process.exitCode = refused.length > 0 ? EXIT.failed : EXIT.ok;
     });
+}
+
+/** One report for the class table: read and verified (its report), or refused (why). verifyReportFile returns either. */
+export type ClassInput = { path: string; report: Report } | { path: string; reason: string };
+
+export interface ClassLine {
+  /** The subject's label; a refused report's path (nothing in it can be trusted). */
+  label: string;
+  /** The report's path, as given. */
+  report: string;
+  /** ok: scored. stopped: scored, but the subject could not start or kept failing (reason: the cause). refused: not scored, score 0 (reason: why). */
+  status: "ok" | "stopped" | "refused";
+  reason?: string;
+  /** Per section of the table, the percent; undefined when the report has no row of it. */
+  sections: (number | undefined)[];
+  /** Per part of the table, the percent; undefined when the report has no row of it. */
+  parts: (number | undefined)[];
+  total: number;
+  passed: number;
+  rows: number;
+  errored: number;
+  diagnosis: string;
 }
 
 export interface ClassTable {
   sections: Section[];
-  lines: { label: string; report: string; sections: (number | undefined)[]; total: number; passed: number; rows: number; errored: number; diagnosis: string }[];
+  /** Empty unless some report has rows beyond the shipped corpus (private, fresh): then every part present. */
+  parts: Part[];
+  lines: ClassLine[];
 }
 
-export function classTable(reports: { path: string; report: Report }[]): ClassTable {
-  const sections = SECTIONS.filter((s) => reports.some(({ report }) => report.summary.scores.sections[s] !== undefined));
-  const labels = reports.map(({ report }) => report.header.subject.label);
-  const lines = reports.map(({ path, report }, i) => {
+/** The class table: one line per input, in order; a refused input is a line with score 0 and its reason. */
+export function classTable(inputs: readonly ClassInput[]): ClassTable {
+  const reports = inputs.flatMap((input) => ("report" in input ? [input.report] : []));
+  const sections = SECTIONS.filter((s) => reports.some((report) => report.summary.scores.sections[s] !== undefined));
+  const present = PARTS.filter((p) => reports.some((report) => report.summary.scores.byPart?.[p] !== undefined));
+  const parts = present.some((p) => p !== "corpus") ? present : [];
+  const labels = inputs.map((input) => ("report" in input ? input.report.header.subject.label : input.path));
+  const lines = inputs.map((input, i): ClassLine => {
+    if (!("report" in input)) {
+      return { label: input.path, report: input.path, status: "refused", reason: input.reason, sections: sections.map(() => undefined), parts: parts.map(() => undefined), total: 0, passed: 0, rows: 0, errored: 0, diagnosis: "not scored" };
+    }
+    const { path, report } = input;
     const scores = report.summary.scores;
     const d = report.diagnosis;
     const top = d.matches[0];
@@ -60,10 +106,14 @@ export function classTable(reports: { path: string; report: Report }[]): ClassTa
           : "no known pitfall";
     // a label shared by several submissions (the same adapter command) is told apart by its file
     const label = labels.filter((l) => l === labels[i]).length > 1 ? `${labels[i]} (${path})` : labels[i]!;
+    const stopped = report.summary.stopped;
     return {
       label,
       report: path,
+      status: stopped ? "stopped" : "ok",
+      ...(stopped ? { reason: stopped.cause } : {}),
       sections: sections.map((s) => scores.sections[s]?.total.percent),
+      parts: parts.map((p) => scores.byPart?.[p]?.percent),
       total: scores.total.percent,
       passed: scores.total.passed,
       rows: scores.total.rows,
@@ -71,12 +121,19 @@ export function classTable(reports: { path: string; report: Report }[]): ClassTa
       diagnosis,
     };
   });
-  return { sections, lines };
+  return { sections, parts, lines };
+}
+
+/** The status column: `ok`, `stopped: CAUSE`, or the reason a report was refused (`cut off: …`, `missing: no such file`). */
+export function statusText(line: ClassLine): string {
+  if (line.status === "ok") return "ok";
+  return line.status === "stopped" ? `stopped: ${line.reason ?? ""}` : (line.reason ?? "refused");
 }
 
 export function toCsv(table: ClassTable): string {
-  const head = ["label", ...table.sections, "total", "passed", "rows", "errored", "top diagnosis", "report"];
-  const body = table.lines.map((l) => [l.label, ...l.sections.map((p) => (p === undefined ? "" : String(p))), String(l.total), String(l.passed), String(l.rows), String(l.errored), l.diagnosis, l.report]);
+  const head = ["label", ...table.sections, ...table.parts.map((p) => `part:${p}`), "total", "passed", "rows", "errored", "status", "top diagnosis", "report"];
+  const percent = (p: number | undefined) => (p === undefined ? "" : String(p));
+  const body = table.lines.map((l) => [l.label, ...l.sections.map(percent), ...l.parts.map(percent), String(l.total), String(l.passed), String(l.rows), String(l.errored), statusText(l), l.diagnosis, l.report]);
   return [head, ...body].map((cells) => cells.map(csvCell).join(",")).join("\r\n") + "\r\n";
 }
 
@@ -87,16 +144,19 @@ function csvCell(value: string): string {
 }
 
 export function toMarkdown(table: ClassTable): string {
-  const cell = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+  // labels and reasons come from reports: every character visible, nothing Markdown or HTML would read
+  const cell = (text: string) => oneLine(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|");
+  const percent = (p: number | undefined) => (p === undefined ? "·" : formatPercent(p));
+  const columns = [...table.sections, ...table.parts.map((p) => `part ${p}`)];
+  const row = (cells: string[]) => `| ${cells.join(" | ")} |`;
   const out = [
-    `| submission | ${table.sections.join(" | ")} | total | top diagnosis |`,
-    `| --- | ${table.sections.map(() => "---:").join(" | ")} | ---: | --- |`,
-    ...table.lines.map(
-      (l) =>
-        `| ${cell(l.label)} | ${l.sections.map((p) => (p === undefined ? "·" : formatPercent(p))).join(" | ")} | **${formatPercent(l.total)}**${l.errored ? ` (${l.errored} errored)` : ""} | ${cell(l.diagnosis)} |`,
+    row(["submission", ...columns, "total", "status", "top diagnosis"]),
+    row(["---", ...columns.map(() => "---:"), "---:", "---", "---"]),
+    ...table.lines.map((l) =>
+      row([cell(l.label), ...[...l.sections, ...l.parts].map(percent), `**${formatPercent(l.total)}**${l.errored ? ` (${l.errored} errored)` : ""}`, cell(statusText(l)), cell(l.diagnosis)]),
     ),
   ];
-  return out.join("\n") + "\n";
+  return noWorkflowCommands(out.join("\n") + "\n");
 }
 
 function settingsKey(report: Report): string {

@@ -1,6 +1,6 @@
 import { isActive, tiersOfRow, type ScoreOptions } from "../outcome.js";
 import type { Report, ReportRow } from "../report.js";
-import { SECTIONS, TIERS, type Section, type Tier } from "../rows.js";
+import { PARTS, SECTIONS, TIERS, type Part, type Section, type Tier } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
 import { clipText, oneLine, visible } from "./text.js";
 
@@ -164,6 +164,23 @@ export function sectionsOf(report: Report): Section[] {
 /** Tiers present in the report, in order. */
 export function tiersOf(report: Report): Tier[] {
   return TIERS.filter((tier) => report.summary.scores.byTier[tier] !== undefined);
+}
+
+/**
+ * The parts a report's rows come from, when there is more than the shipped corpus (a grader's
+ * private rows, generated ones); empty otherwise, so a plain corpus run reads as before.
+ */
+export function partsOf(report: Report): Part[] {
+  const byPart = report.summary.scores.byPart ?? {};
+  const present = PARTS.filter((part) => byPart[part] !== undefined);
+  return present.some((part) => part !== "corpus") ? present : [];
+}
+
+/** "by part: corpus 100% (572/572) · private 66.66% (2/3)", or undefined when the rows are the corpus's alone. */
+export function partsLine(report: Report): string | undefined {
+  const parts = partsOf(report);
+  if (parts.length === 0) return undefined;
+  return `by part: ${parts.map((part) => { const t = report.summary.scores.byPart[part]!; return `${part} ${formatPercent(t.percent)} (${fraction(t)})`; }).join(" · ")}`;
 }
 
 /** "mutant:s03 (in-process, typescript)", "python3 adapter.py — my-registry (1.2, python)". */

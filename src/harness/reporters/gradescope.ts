@@ -1,7 +1,7 @@
 import type { Report, ReportRow } from "../report.js";
 import { SECTIONS } from "../rows.js";
 import { formatPercent } from "../scoring.js";
-import { countedRows, countsLine, differences, failingRows, fraction, optionsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine } from "./common.js";
+import { countedRows, countsLine, differences, failingRows, fraction, optionsOf, partsLine, partsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine } from "./common.js";
 import { clipText, oneLine, visible } from "./text.js";
 
 // Gradescope's autograder results.json (https://gradescope-autograders.readthedocs.io/en/latest/specs/;
@@ -121,6 +121,7 @@ export function renderGradescope(report: Report, options: GradescopeOptions = {}
     output: [
       `${subjectLine(report)}: ${formatPercent(t.percent)}, ${fraction(t)} rows passed (${countsLine(t)})`,
       settingsLine(report),
+      ...(partsLine(report) ? [partsLine(report)!] : []),
       ...(stopped
         ? ["", `The run stopped: ${stopped.cause}`, ...(stopped.stderr ? ["", "The end of the submission's stderr:", stopped.stderr] : []), "", "Every row it did not answer counts as errored."]
         : []),
@@ -139,6 +140,7 @@ export function renderGradescope(report: Report, options: GradescopeOptions = {}
       level: report.header.level,
       tiers: report.header.tiers,
       percent: t.percent,
+      ...(partsOf(report).length > 0 ? { parts: Object.fromEntries(partsOf(report).map((part) => [part, report.summary.scores.byPart[part]!.percent])) } : {}),
       diagnosis: report.diagnosis.matches.map((m) => m.id),
       ...(report.summary.stopped ? { stopped: true } : {}),
     },

@@ -2,7 +2,7 @@ import { pitfallLabel } from "../diagnosis.js";
 import type { Report, ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
-import { countedRows, countsLine, differences, optionsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
+import { countedRows, countsLine, differences, optionsOf, partsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
 import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
 
 // One self-contained HTML file: no external asset, no network. The diagnosis on top, the scores
@@ -75,6 +75,14 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     `<tr class="total"><th>total</th>${tiers.map((tier) => cell(scores.byTier[tier])).join("")}${cell(t)}<td class="${klass(t)}">${formatPercent(t.percent)}</td></tr>`,
     `</tbody></table>`,
     `<p class="muted">by level: ${LEVELS.map((level) => `${level} ${formatPercent(scores.byLevel[level].percent)}`).join(" · ")}</p>`,
+    // rows beyond the shipped corpus (a grader's private rows, generated ones): each part's own score
+    ...(partsOf(report).length > 0
+      ? [
+          `<table class="parts"><thead><tr><th>part</th><th>rows</th><th>score</th></tr></thead><tbody>`,
+          ...partsOf(report).map((part) => `<tr><th>${part}</th>${cell(scores.byPart[part])}<td class="${klass(scores.byPart[part]!)}">${formatPercent(scores.byPart[part]!.percent)}</td></tr>`),
+          `</tbody></table>`,
+        ]
+      : []),
     `<p class="muted bands">score colours: <span class="band-all">100%</span> · <span class="band-high">${THRESHOLDS.high}% or more</span> · <span class="band-mid">${THRESHOLDS.low}% or more</span> · <span class="band-low">below ${THRESHOLDS.low}%</span></p>`,
   ].join("");
 

@@ -1,7 +1,7 @@
 import xmlbuilder from "xmlbuilder";
 import type { Report, ReportRow } from "../report.js";
 import { formatPercent } from "../scoring.js";
-import { countedRows, differences, optionsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedText, subjectLine } from "./common.js";
+import { countedRows, differences, fraction, optionsOf, partsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedText, subjectLine } from "./common.js";
 import { clipText, oneLine, visible } from "./text.js";
 
 // JUnit XML in the dialect of the strict Jenkins xUnit schema (junit-10.xsd; a copy is in
@@ -49,6 +49,8 @@ export function renderJUnit(report: Report): string {
       ["level", report.header.level],
       ["tiers", report.header.tiers.join(",")],
       ["score", `${formatPercent(tally.percent)} (${tally.passed} of ${tally.rows} rows)`],
+      // the run's score per part (the corpus, a grader's private rows, generated ones), when there is more than the corpus
+      ...partsOf(report).map((part) => [`part ${part}`, `${formatPercent(report.summary.scores.byPart[part]!.percent)} (${fraction(report.summary.scores.byPart[part]!)} rows)`] as const),
     ] as const) {
       properties.ele("property", { name, value: oneLine(value) });
     }

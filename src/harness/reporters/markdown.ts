@@ -2,7 +2,7 @@ import { pitfallLabel } from "../diagnosis.js";
 import type { Report, ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
-import { countsLine, differences, failingRows, optionsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
+import { countsLine, differences, failingRows, optionsOf, partsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
 import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
 
 // Markdown fit for a CI job summary ($GITHUB_STEP_SUMMARY, GitLab, a PR comment): the headline,
@@ -58,6 +58,14 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   out.push(`| --- | ${LEVELS.map(() => "---:").join(" | ")} |`);
   out.push(`| score | ${LEVELS.map((level) => `${formatPercent(scores.byLevel[level].percent)}${level === scores.level ? " (scored)" : ""}`).join(" | ")} |`);
   out.push("");
+  const parts = partsOf(report);
+  if (parts.length > 0) {
+    out.push(`| part | ${parts.join(" | ")} |`);
+    out.push(`| --- | ${parts.map(() => "---:").join(" | ")} |`);
+    out.push(`| rows | ${parts.map((part) => cell(scores.byPart[part])).join(" | ")} |`);
+    out.push(`| score | ${parts.map((part) => formatPercent(scores.byPart[part]!.percent)).join(" | ")} |`);
+    out.push("");
+  }
 
   out.push("### Diagnosis");
   out.push("");

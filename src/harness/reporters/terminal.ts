@@ -2,7 +2,7 @@ import { styleText } from "node:util";
 import type { Report, ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
-import { countsLine, differences, failingRows, optionsOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
+import { countsLine, differences, failingRows, optionsOf, partsLine, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
 import { clipText, noWorkflowCommands, oneLine, visible } from "./text.js";
 
 // The terminal summary: the score per section and tier, per level, the failing rows with what
@@ -66,6 +66,8 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
     `  ${paint("bold", "total".padEnd(nameWidth))}${tiers.map((t) => cell(scores.byTier[t], width)).join("")}${cell(scores.total, width)}${paint(["bold", colorOf(scores.total)], formatPercent(scores.total.percent))}`,
   );
   out.push(paint("dim", `  by level: ${LEVELS.map((level) => `${level} ${formatPercent(scores.byLevel[level].percent)}`).join(" · ")}`));
+  const parts = partsLine(report);
+  if (parts) out.push(`  ${parts}`);
   out.push("");
 
   const failing = failingRows(report);
