@@ -1,5 +1,8 @@
 import fc from "fast-check";
 import type { Segment } from "../src/schema/path.js";
+import { render, type Tree } from "../src/fuzz/model.js";
+
+export { render, type Tree };
 
 // Generators for the property tests: a schema model inside the subset, a value
 // that satisfies it (as a tree, so it can be rendered with any number spelling),
@@ -14,14 +17,6 @@ export type Model =
   | { kind: "enum"; values: string[] }
   | { kind: "object"; props: { name: string; model: Model; required: boolean }[] }
   | { kind: "array"; item: Model; min: number; max: number };
-
-export type Tree =
-  | { t: "string"; v: string }
-  | { t: "number"; v: number; lit?: string }
-  | { t: "boolean"; v: boolean }
-  | { t: "null" }
-  | { t: "object"; entries: [string, Tree][] }
-  | { t: "array"; items: Tree[] };
 
 const propertyName = fc.oneof(
   fc.constantFrom("city", "days", "unit", "__proto__", "constructor", "toString", "a b", "é", "💩", ""),
@@ -100,24 +95,6 @@ export function validTree(model: Model): fc.Arbitrary<Tree> {
         }));
     case "array":
       return fc.array(validTree(model.item), { minLength: model.min, maxLength: model.max }).map((items) => ({ t: "array" as const, items }));
-  }
-}
-
-/** Renders a tree as JSON text; numbers use their literal when one is set. */
-export function render(tree: Tree): string {
-  switch (tree.t) {
-    case "string":
-      return JSON.stringify(tree.v);
-    case "number":
-      return tree.lit ?? String(tree.v);
-    case "boolean":
-      return String(tree.v);
-    case "null":
-      return "null";
-    case "object":
-      return `{${tree.entries.map(([k, v]) => `${JSON.stringify(k)}:${render(v)}`).join(",")}}`;
-    case "array":
-      return `[${tree.items.map(render).join(",")}]`;
   }
 }
 
