@@ -2,12 +2,20 @@ import { UsageError } from "./errors.js";
 
 // Command-line values shared by several commands.
 
-/** `30s`, `2m`, `500ms`, `1h`; a bare number is seconds. Returns milliseconds. */
+/** `30s`, `2m`, `1500ms`, `1h`; a bare number is seconds. Returns milliseconds. */
 export function parseDuration(value: string, flag: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(value);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
-  if (!match || Number(match[1]) <= 0) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a duration (30s, 2m, 500ms)`);
-  return Math.round(Number(match[1]) * unit[(match[2] ?? "s") as keyof typeof unit]);
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/i.exec(value);
+  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+  const ms = match ? Math.round(Number(match[1]) * unit[(match[2] ?? "s").toLowerCase()]!) : NaN;
+  if (!Number.isSafeInteger(ms) || ms < 1) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a duration (30s, 5m, 1500ms; a bare number is seconds)`);
+  return ms;
+}
+
+/** A whole number of at least 1; undefined stays undefined (the option was not given). */
+export function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a positive whole number`);
+  return Number(value);
 }
 
 /** A generator seed: a 32-bit whole number, as fast-check takes it. */

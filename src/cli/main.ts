@@ -8,6 +8,8 @@ import { register as registerAdapter } from "./commands/adapter.js";
 import { register as registerSmoke } from "./commands/smoke.js";
 import { register as registerScore } from "./commands/score.js";
 import { register as registerMerge } from "./commands/merge.js";
+import { register as registerGrade } from "./commands/grade.js";
+import { register as registerFuzz } from "./commands/fuzz.js";
 
 const program = new Command("tool-conformance")
   .description("Conformance corpus, reference oracle, pitfall mutants and scoring harness for LLM tool registries and their JSON Schema argument validators")
@@ -22,6 +24,8 @@ registerAdapter(program);
 registerSmoke(program);
 registerScore(program);
 registerMerge(program);
+registerGrade(program); // after score: it passes score's options through
+registerFuzz(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -358,7 +358,7 @@ export const MIN_KEY_BYTES = 16;
  * `openssl rand -hex 32 > key` leaves). A missing, unreadable, empty or short key file is a
  * KeyFileError naming it: signing with nothing would look safe and be worthless.
  */
-export function readKeyFile(path: string, flag = "--key"): Buffer {
+export function readKeyFile(path: string, flag = "--key"): Uint8Array {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);

@@ -9,6 +9,8 @@ import { SubjectError, type Session, type Subject } from "./subjects/subject.js"
 // The runner: rows against a subject, several sessions at once, every row on its own.
 // A row that breaks the protocol, times out or crashes the subject is `errored` and the
 // session recovers; only a SubjectError (the subject cannot start or keeps failing) stops the run.
+// A time budget, when given, bounds the whole run: past it, what is in flight is stopped and
+// every row not answered is errored with that cause; the run still returns every row.
 
 /** Which rows of the corpus a run takes. */
 export interface Selection {
@@ -79,6 +81,11 @@ export interface RunOptions extends ScoreOptions {
   progress?: "auto" | boolean;
   /** Called as each row finishes (in completion order). */
   onResult?: (result: RowResult, done: number, total: number) => void;
+  /**
+   * The run's wall-clock budget, ms, from the call. Past it, requests in flight are stopped
+   * (sessions that can abort), and every row not answered is errored. Default: no budget.
+   */
+  budgetMs?: number;
 }
 
 export interface Run {
@@ -89,6 +96,8 @@ export interface Run {
   startedAt: string;
   finishedAt: string;
   ms: number;
+  /** Set when the run ended before every row was answered (the time budget ran out). */
+  stopped?: { cause: string };
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -103,7 +112,22 @@ export async function runRows(subject: Subject, rows: readonly Row[], options: R
   const guardMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const score: ScoreOptions = { level: options.level, tiers: options.tiers };
 
-  const sessions = await openSessions(subject, options.profile, jobs);
+  // the budget starts now: the start handshakes are part of the run
+  let expired: string | undefined;
+  let sessions: Session[] = [];
+  const budget =
+    options.budgetMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          expired = `the run's time budget (${formatMs(options.budgetMs!)}) ran out`;
+          for (const session of sessions) (session as Abortable).abort?.(`${expired}; the subject was stopped`);
+        }, options.budgetMs);
+  try {
+    sessions = await openSessions(subject, options.profile, jobs);
+  } catch (error) {
+    clearTimeout(budget);
+    throw error;
+  }
   const hello = sessions[0]!.hello;
   const progress = startProgress(options.progress ?? "auto", rows.length);
   const results: RowResult[] = new Array(rows.length);
@@ -113,7 +137,7 @@ export async function runRows(subject: Subject, rows: readonly Row[], options: R
 
   const worker = async (session: Session) => {
     const send = guarded(session.send, guardMs);
-    while (stop === undefined && next < rows.length) {
+    while (stop === undefined && expired === undefined && next < rows.length) {
       const index = next++;
       const row = rows[index]!;
       try {
@@ -131,12 +155,37 @@ export async function runRows(subject: Subject, rows: readonly Row[], options: R
   try {
     await Promise.all(sessions.map(worker));
   } finally {
+    clearTimeout(budget);
     progress.stop();
     await Promise.allSettled(sessions.map((session) => session.close()));
   }
   if (stop !== undefined) throw stop;
+  if (expired !== undefined) {
+    // the rows never sent: errored with the cause, so the report is whole
+    rows.forEach((row, index) => {
+      if (results[index] !== undefined) return;
+      results[index] = resultOf(row, "errored", [], 0, `${expired} before this row was run`);
+      done++;
+      options.onResult?.(results[index], done, rows.length);
+    });
+  }
   const finished = Date.now();
-  return { label: subject.label, hello, results, startedAt, finishedAt: new Date(finished).toISOString(), ms: finished - started };
+  return {
+    label: subject.label,
+    hello,
+    results,
+    startedAt,
+    finishedAt: new Date(finished).toISOString(),
+    ms: finished - started,
+    ...(expired !== undefined ? { stopped: { cause: expired } } : {}),
+  };
+}
+
+/** A session that can stop at once (stdio); others finish the request in flight. */
+type Abortable = Session & { abort?(reason: string): void };
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 async function openSessions(subject: Subject, profile: ProfileName, jobs: number): Promise<Session[]> {
@@ -181,7 +230,7 @@ export function capabilitiesOf(row: Row): string[] {
 }
 
 /** `send` with a deadline: a reply that never comes errors the row instead of hanging the run. */
-function guarded(send: Send, ms: number): Send {
+export function guarded(send: Send, ms: number): Send {
   return (body) =>
     new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new ProtocolError(`no reply to "${body.cmd}" within ${ms} ms`)), ms);

@@ -7,9 +7,9 @@ import { writeFileAtomic } from "../../harness/report.js";
 import { noWorkflowCommands, shellQuote } from "../../harness/reporters/text.js";
 import { paintFor } from "../../harness/reporters/terminal.js";
 import { LEVELS, PROFILES, type Level, type ProfileName, type Row, type Tier } from "../../harness/rows.js";
-import { newSeed, parseDuration, parseSeed } from "../arguments.js";
+import { newSeed, parseDuration, parseSeed, positiveInt } from "../arguments.js";
 import { EXIT, UsageError } from "../errors.js";
-import { parseTiers, positiveInt, resolveSubject, writeFailure } from "./score.js";
+import { parseTiers, resolveSubject, writeFailure } from "./score.js";
 
 // `tool-conformance fuzz`: differential fuzzing of a subject against the reference. Generated
 // cases go to both; the first disagreement is shrunk to a minimal case and printed as a corpus

@@ -1,13 +1,13 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Option, type Command } from "commander";
-import { loadCorpus } from "../../harness/corpus.js";
+import { loadCorpus, loadPrivateCorpus } from "../../harness/corpus.js";
 import { describeJsts, importJsts } from "../../harness/jsts.js";
 import { diagnose, type Diagnosis } from "../../harness/diagnosis.js";
 import type { ReferenceApi } from "../../harness/handler.js";
 import type { RowResult, ScoreOptions } from "../../harness/outcome.js";
-import { buildReport, buildStoppedReport, formatReport, readReport, ReportError, writeFileAtomic, writeReport, type Report } from "../../harness/report.js";
+import { buildReport, buildStoppedReport, formatReport, markRunStarted, readKeyFile, readReport, ReportError, writeFileAtomic, writeReport, type ReadOptions, type Report, type SignOptions } from "../../harness/report.js";
 import { renderGithubActions, writeStepSummary } from "../../harness/reporters/github-actions.js";
 import { noWorkflowCommands, oneLine, shellQuote } from "../../harness/reporters/text.js";
 import { formatGradescope, VISIBILITIES, type Visibility } from "../../harness/reporters/gradescope.js";
@@ -16,6 +16,7 @@ import { renderMarkdown } from "../../harness/reporters/markdown.js";
 import { paintFor, renderTerminal, type Paint } from "../../harness/reporters/terminal.js";
 import { LEVELS, PROFILES, SECTIONS, TIERS, type Level, type ProfileName, type Section, type Tier } from "../../harness/rows.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, selectRows, type Run } from "../../harness/runner.js";
+import { createSandbox, DEFAULT_LIMITS, formatSize, parseSize, SANDBOX_MODES, SandboxError, type Limits, type Sandbox, type SandboxMode } from "../../harness/sandbox/index.js";
 import { failingIds, formatPercent, passes, score } from "../../harness/scoring.js";
 import { inProcessSubject } from "../../harness/subjects/in-process.js";
 import { stdioSubject } from "../../harness/subjects/stdio.js";
@@ -24,7 +25,9 @@ import { loadCatalog, MutantError } from "../../mutants/catalog.js";
 import { mutantFingerprints } from "../../mutants/fingerprints.js";
 import { loadMutant } from "../../mutants/load.js";
 import { demo } from "../demo.js";
+import { newSeed, parseDuration, parseSeed, positiveInt } from "../arguments.js";
 import { EXIT, UsageError } from "../errors.js";
+import { freshRows } from "../../fuzz/fresh.js";
 
 // `tool-conformance score`: scores one subject against the corpus and writes its reports;
 // with no subject, scores the reference and every pitfall mutant (the demo).
@@ -55,6 +58,7 @@ interface ScoreFlags {
   out: string;
   minScore?: string;
   baseline?: string;
+  key?: string;
   gradescopePer: "section" | "row";
   gradescopeVisibility?: Visibility;
   gradescopeStdoutVisibility?: Visibility;
@@ -62,6 +66,18 @@ interface ScoreFlags {
   diagnosis: boolean;
   progress: boolean;
   jsts?: string;
+  corpus?: string;
+  fresh?: string;
+  seed?: string;
+  sandbox: SandboxMode;
+  submission?: string;
+  writable?: boolean;
+  sandboxBind: string[];
+  memory?: string;
+  maxProcesses?: string;
+  cpuSeconds?: string;
+  maxFileSize?: string;
+  budget?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
@@ -85,7 +101,8 @@ export function register(program: Command): void {
     .option("--reporter <name>", `output, repeatable: ${REPORTERS.join(", ")}; json=- writes report.jsonl to stdout (default: terminal)`, collect, [])
     .option("--out <dir>", "folder for report files; - writes the JSON lines of the report to stdout, and nothing else", "reports")
     .option("--min-score <percent>", "exit 1 when the score is below this percent (default 100: any row that does not pass fails the run; 0 to always exit 0 once scored)")
-    .option("--baseline <report>", "a previous report.jsonl: exit 1 when a row that passed there fails now")
+    .option("--baseline <report>", "a previous report.jsonl scored with the same profile, level and tiers (else exit 2; its scores are recomputed from its rows, and with --key its signature verified): exit 1 when a row that passed there fails now")
+    .option("--key <file>", "sign report.jsonl with HMAC-SHA256 under this key file (keep it out of the subject's reach); merge --key verifies; a --baseline must then be signed with it too")
     .addOption(new Option("--gradescope-per <unit>", "one Gradescope test per section or per row").choices(["section", "row"]).default("section"))
     .addOption(new Option("--gradescope-visibility <when>", "Gradescope test visibility").choices(VISIBILITIES))
     .addOption(new Option("--gradescope-stdout-visibility <when>", "Gradescope stdout visibility").choices(VISIBILITIES))
@@ -93,6 +110,18 @@ export function register(program: Command): void {
     .option("--no-diagnosis", "skip the diagnosis (it runs every mutant in-process when the subject fails rows)")
     .option("--no-progress", "no progress bar")
     .option("--jsts <dir>", "also run a JSON-Schema-Test-Suite folder (tests/draft2020-12/*.json): the groups inside the subset, as verdict-level rows")
+    .option("--corpus <dir>", "also run your own rows (*.json under DIR, the corpus's format, each file checked by conformance/row.schema.json; ids apart from the corpus's), scored as their own part, \"private\"")
+    .option("--fresh <n>", "also score N cases generated for this run (docs/fuzzing.md), their answers from the reference, as their own part, \"fresh\": a table of the public corpus's answers does not pass them")
+    .option("--seed <n>", "the seed --fresh generates from: the same seed gives every submission the same cases (default: a new one, in the report's rerun command)")
+    .addOption(new Option("--sandbox <mode>", "how a --subject command runs: none (as you, seeing every file you can: trusted code only) or bwrap (a bubblewrap sandbox that sees only --submission, the system's runtimes and a private /tmp, with no network and capped; docs/sandbox.md)").choices(SANDBOX_MODES).default("none"))
+    .option("--submission <dir>", "the folder the --subject command runs in; under --sandbox bwrap, the only folder of the machine it sees (default: the current directory)")
+    .option("--writable", "under --sandbox bwrap, let the subject write in its --submission folder (default: read-only)")
+    .option("--sandbox-bind <path>", "under --sandbox bwrap, also show this folder or file, read-only, at the same path (a runtime installed outside /usr: a pyenv or nvm folder); repeatable", collect, [])
+    .option("--memory <size>", `under --sandbox bwrap, the writable memory of each subject process, e.g. 512M or 2G (default ${formatSize(DEFAULT_LIMITS.memoryBytes).replace(" MiB", "M")})`)
+    .option("--max-processes <n>", `under --sandbox bwrap, the processes and threads the subject may run at once (default ${DEFAULT_LIMITS.maxProcesses}; Linux does not apply it to root)`)
+    .option("--cpu-seconds <n>", `under --sandbox bwrap, the CPU seconds each subject process may use before it is killed (default ${DEFAULT_LIMITS.cpuSeconds})`)
+    .option("--max-file-size <size>", `under --sandbox bwrap, the largest file the subject may write (default ${formatSize(DEFAULT_LIMITS.fileBytes).replace(" MiB", "M")})`)
+    .option("--budget <duration>", "the whole run's time limit, e.g. 60s or 5m: past it, the rows not answered are errored with that cause and the report is written (default: none)")
     .action(async (positional: string | undefined, flags: ScoreFlags) => {
       process.exitCode = await scoreCommand(positional, flags);
     });
@@ -103,6 +132,10 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   const timeoutMs = positiveInt(flags.timeout, "--timeout");
   const minScore = flags.minScore === undefined ? undefined : percentArg(flags.minScore);
   const points = flags.gradescopePoints === undefined ? undefined : positiveNumber(flags.gradescopePoints, "--gradescope-points");
+  const budgetMs = flags.budget === undefined ? undefined : parseDuration(flags.budget, "--budget");
+  const limits = sandboxLimits(flags);
+  // read once, before any subject runs: the key never needs to be reachable afterwards
+  const sign: SignOptions & ReadOptions = flags.key === undefined ? {} : { key: readKeyFile(flags.key) };
   // --out - or --reporter json=-: the report's JSON lines are the whole of stdout
   const jsonToStdout = flags.out === "-" || flags.reporter.includes("json=-");
   const asked = flags.reporter.map((r) => (r === "json=-" ? "json" : r));
@@ -117,9 +150,15 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
 
   const imported = flags.jsts === undefined ? undefined : importJsts(flags.jsts);
   if (imported) process.stderr.write(describeJsts(imported) + "\n");
-  const corpus = [...loadCorpus(), ...(imported?.rows ?? [])];
+  const shipped = [...loadCorpus(), ...(imported?.rows ?? [])];
+  // a grader's own rows count as their own part of the score; their ids must stay apart from the corpus's
+  const corpus = flags.corpus === undefined ? shipped : [...shipped, ...loadPrivateCorpus(flags.corpus, shipped)];
   const sectionFilters = flags.filter.filter((f) => (SECTIONS as readonly string[]).includes(f)) as Section[];
-  const { rows, unmatched } = selectRows(corpus, { profile: flags.profile, tiers, level: flags.level, filters: flags.filter });
+  // generated cases: the same for every subject scored with this seed, a part of their own
+  if (flags.seed !== undefined && flags.fresh === undefined) throw new UsageError("--seed says what --fresh N generates from: give --fresh too");
+  const fresh = flags.fresh === undefined ? undefined : { count: positiveInt(flags.fresh, "--fresh")!, seed: flags.seed === undefined ? newSeed() : parseSeed(flags.seed) };
+  const generated = fresh ? await freshRows(fresh.count, fresh.seed, flags.profile, tiers) : [];
+  const { rows, unmatched } = selectRows([...corpus, ...generated], { profile: flags.profile, tiers, level: flags.level, filters: flags.filter });
   if (unmatched.length > 0) throw new UsageError(`--filter ${unmatched.map((f) => JSON.stringify(f)).join(", ")} matches no row (ids look like validate/type/integer-3.0; * matches any text)`);
   if (rows.length === 0) throw new UsageError(`no row of the corpus is selected (profile ${flags.profile}, tiers ${tiers.join(", ")})`);
 
@@ -134,17 +173,28 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   }
 
   // a baseline that cannot be used should stop the run before it starts
-  const baseline = flags.baseline === undefined ? undefined : readReportOrExplain(flags.baseline);
+  const baseline = flags.baseline === undefined ? undefined : readReportOrExplain(flags.baseline, sign);
+  if (baseline) checkBaselineSettings(baseline, flags.baseline!, { profile: flags.profile, ...scoring });
   const filters = { ...(sectionFilters.length ? { sections: sectionFilters } : {}), ...(flags.filter.length ? { ids: flags.filter } : {}) };
-  const corpusRows = corpus.filter((r) => !r.profiles || r.profiles.includes(flags.profile)).length;
-  const rerun = rerunCommand(positional, flags, tiers);
-  const emit = (report: Report) => emitReports(report, reporters, flags, points, jsonToStdout);
+  const corpusRows = corpus.filter((r) => !r.profiles || r.profiles.includes(flags.profile)).length + generated.length;
+  const rerun = rerunCommand(positional, flags, tiers) + (fresh ? ` --fresh ${fresh.count} --seed ${fresh.seed}` : "");
+  const emit = (report: Report) => emitReports(report, reporters, flags, points, jsonToStdout, sign);
+  // before anything is written: a sandbox that cannot be built is a usage error
+  const sandbox = subjectSandbox(flags, limits, reporters, jsonToStdout);
   // rows answered so far: a run that stops early still reports them
   const answered = new Map<string, RowResult>();
   const startedAt = new Date();
+  // an earlier run's report must not outlive this run's start: if this run never ends, readers find "incomplete"
+  if (reporters.includes("json") && !jsonToStdout) {
+    try {
+      markRunStarted(join(flags.out, REPORT_FILES.json), startedAt.toISOString());
+    } catch (error) {
+      throw new UsageError(`cannot write the reports under --out ${flags.out}: ${writeFailure(error)}`);
+    }
+  }
   let run: Run;
   try {
-    const resolved = await resolveSubject(positional, flags, timeoutMs);
+    const resolved = await resolveSubject(positional, flags, timeoutMs, { sandbox, ...(flags.submission !== undefined ? { cwd: flags.submission } : {}) });
     run = await runRows(resolved.subject, rows, {
       profile: flags.profile,
       ...scoring,
@@ -152,6 +202,7 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
       requestTimeoutMs: resolved.guardMs,
       progress: flags.progress ? "auto" : false,
       onResult: (result) => answered.set(result.id, result),
+      ...(budgetMs !== undefined ? { budgetMs } : {}),
     });
   } catch (error) {
     if (!(error instanceof SubjectError)) throw error;
@@ -179,7 +230,7 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
     diagnosis = { ...diagnosis, matches: [], unexplained: failing, lines: ["no diagnosis (--no-diagnosis)"] };
   }
   if (flags.label) run.label = flags.label;
-  const report = buildReport(run, { profile: flags.profile, ...scoring, filters, corpusRows, scores, diagnosis, diagnosed, rows, rerun });
+  const report = buildReport(run, { profile: flags.profile, ...scoring, filters, corpusRows, scores, diagnosis, diagnosed, rows, rerun, ...(run.stopped ? { stopped: run.stopped } : {}) });
   await emit(report);
   const err = paintFor(process.stderr);
 
@@ -203,12 +254,17 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   return code;
 }
 
-/** The subject to score, and the request guard that suits it. */
-async function resolveSubject(positional: string | undefined, flags: ScoreFlags, timeoutMs: number | undefined): Promise<{ subject: Subject; guardMs: number }> {
+/** The subject to score (score and fuzz), and the request guard that suits it. */
+export async function resolveSubject(
+  positional: string | undefined,
+  flags: Partial<ScoreFlags>,
+  timeoutMs: number | undefined,
+  run: { sandbox?: Sandbox; cwd?: string } = {},
+): Promise<{ subject: Subject; guardMs: number }> {
   const inProcessGuard = timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   if (flags.subject !== undefined) {
     if (flags.subject.trim() === "") throw new UsageError("--subject: the command is empty");
-    const subject = stdioSubject(flags.subject, { timeoutMs });
+    const subject = stdioSubject(flags.subject, { timeoutMs, ...run });
     // the stdio subject's own timeout fires first and says more; this guard only backs it up
     return { subject, guardMs: (timeoutMs ?? 5_000) + 5_000 };
   }
@@ -254,7 +310,7 @@ async function mutantSubject(id: string): Promise<Subject> {
  * terminal summary (to stderr when stdout carries the JSON lines), the GitHub Actions annotations
  * and step summary. A file that cannot be written is a usage error (exit 2).
  */
-async function emitReports(report: Report, reporters: ReporterName[], flags: ScoreFlags, points: number | undefined, jsonToStdout: boolean): Promise<void> {
+async function emitReports(report: Report, reporters: ReporterName[], flags: ScoreFlags, points: number | undefined, jsonToStdout: boolean, sign: SignOptions = {}): Promise<void> {
   // the XML writer loads only when asked for
   const junit = reporters.includes("junit") ? (await import("../../harness/reporters/junit.js")).renderJUnit : undefined;
   const reportFile = reporters.includes("json") && !jsonToStdout ? join(flags.out, REPORT_FILES.json) : undefined;
@@ -263,11 +319,11 @@ async function emitReports(report: Report, reporters: ReporterName[], flags: Sco
     for (const reporter of reporters) {
       if (reporter === "terminal" || reporter === "github-actions") continue;
       if (reporter === "json" && jsonToStdout) {
-        process.stdout.write(formatReport(report));
+        process.stdout.write(formatReport(report, sign));
         continue;
       }
       const file = join(flags.out, REPORT_FILES[reporter]);
-      if (reporter === "json") writeReport(file, report);
+      if (reporter === "json") writeReport(file, report, sign);
       else if (reporter === "junit") writeFileAtomic(file, junit!(report));
       else if (reporter === "markdown") writeFileAtomic(file, renderMarkdown(report, reportFile ? { reportFile } : {}));
       else if (reporter === "html") writeFileAtomic(file, renderHtml(report, reportFile ? { reportFile } : {}));
@@ -317,7 +373,68 @@ function rerunCommand(positional: string | undefined, flags: ScoreFlags, tiers: 
   words.push("--tier", tiers.length === TIERS.length ? "all" : tiers.join(","));
   if (flags.timeout !== undefined) words.push("--timeout", shellQuote(flags.timeout));
   if (flags.jsts !== undefined) words.push("--jsts", shellQuote(flags.jsts));
+  if (flags.corpus !== undefined) words.push("--corpus", shellQuote(flags.corpus));
   return words.join(" ");
+}
+
+/** The caps given on the command line (undefined: the defaults); each needs --sandbox bwrap. */
+function sandboxLimits(flags: ScoreFlags): Partial<Limits> {
+  const size = (value: string | undefined, flag: string) => {
+    if (value === undefined) return undefined;
+    const bytes = parseSize(value);
+    if (bytes === undefined) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a size (e.g. 512M, 2G, 65536)`);
+    return bytes;
+  };
+  const limits: Partial<Limits> = {
+    memoryBytes: size(flags.memory, "--memory"),
+    maxProcesses: positiveInt(flags.maxProcesses, "--max-processes"),
+    cpuSeconds: positiveInt(flags.cpuSeconds, "--cpu-seconds"),
+    fileBytes: size(flags.maxFileSize, "--max-file-size"),
+  };
+  if (flags.sandbox !== "bwrap") {
+    const given = [
+      ...(flags.memory !== undefined ? ["--memory"] : []),
+      ...(flags.maxProcesses !== undefined ? ["--max-processes"] : []),
+      ...(flags.cpuSeconds !== undefined ? ["--cpu-seconds"] : []),
+      ...(flags.maxFileSize !== undefined ? ["--max-file-size"] : []),
+      ...(flags.writable ? ["--writable"] : []),
+      ...(flags.sandboxBind.length > 0 ? ["--sandbox-bind"] : []),
+    ];
+    if (given.length > 0) throw new UsageError(`${given.join(", ")} ${given.length === 1 ? "applies" : "apply"} under --sandbox bwrap only (--sandbox none runs the subject as you, without caps)`);
+  }
+  return limits;
+}
+
+/**
+ * The sandbox a --subject command runs in. Under bwrap, the report folder is made first so that
+ * it can be hidden from the subject (and cannot be replaced by it), with the key, the private
+ * corpus, the JSON-Schema-Test-Suite folder and the baseline.
+ */
+function subjectSandbox(flags: ScoreFlags, limits: Partial<Limits>, reporters: ReporterName[], jsonToStdout: boolean): Sandbox | undefined {
+  if (flags.sandbox !== "bwrap") {
+    if (flags.submission !== undefined && (flags.subject === undefined || !existsSync(flags.submission) || !statSync(flags.submission).isDirectory())) {
+      throw new UsageError(flags.subject === undefined ? "--submission is the folder a --subject command runs in: give --subject" : `--submission ${flags.submission}: no such folder`);
+    }
+    return undefined;
+  }
+  if (flags.subject === undefined) throw new UsageError("--sandbox bwrap runs a --subject command; reference, mutants and --module run inside this process and cannot be sandboxed");
+  const files = reporters.filter((r) => r !== "terminal" && r !== "github-actions" && !(r === "json" && jsonToStdout));
+  if (files.length > 0) {
+    try {
+      mkdirSync(flags.out, { recursive: true });
+    } catch (error) {
+      throw new UsageError(`cannot write the reports under --out ${flags.out}: ${writeFailure(error)}`);
+    }
+  }
+  const hide = [files.length > 0 ? flags.out : undefined, flags.key, flags.corpus, flags.jsts, flags.baseline].filter((path): path is string => path !== undefined);
+  try {
+    const sandbox = createSandbox({ mode: "bwrap", writable: flags.writable === true, binds: flags.sandboxBind, hide, limits, ...(flags.submission !== undefined ? { submission: flags.submission } : {}) });
+    process.stderr.write(`${sandbox.summary}\n`);
+    return sandbox;
+  } catch (error) {
+    if (error instanceof SandboxError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** The end of a subject's stderr, for a report. */
@@ -325,16 +442,20 @@ function tailOf(text: string, max = 4_000): string {
   return text.length > max ? `…${text.slice(-max)}` : text;
 }
 
+/** A baseline scored with other settings is not comparable row for row: refused before the run (exit 2). */
+function checkBaselineSettings(baseline: Report, path: string, run: ScoreOptions & { profile: ProfileName }): void {
+  const b = baseline.header;
+  if (b.profile !== run.profile || b.level !== run.level || b.tiers.join() !== run.tiers.join()) {
+    throw new UsageError(
+      `--baseline ${path} was scored with profile ${b.profile}, level ${b.level}, tiers ${b.tiers.join(",")}; this run uses profile ${run.profile}, level ${run.level}, tiers ${run.tiers.join(",")}: score the baseline with the same settings`,
+    );
+  }
+}
+
 /** Rows that passed in the baseline and do not pass now: regressions. Prints them; exit code. */
 function checkBaseline(report: Report, baseline: Report, path: string, paint: Paint): number {
   const before = new Map(baseline.rows.map((row) => [row.id, row]));
-  const b = baseline.header;
   const h = report.header;
-  if (b.profile !== h.profile || b.level !== h.level || b.tiers.join() !== h.tiers.join()) {
-    process.stderr.write(
-      `tool-conformance: note: the baseline was scored with profile ${b.profile}, level ${b.level}, tiers ${b.tiers.join(",")}; this run uses profile ${h.profile}, level ${h.level}, tiers ${h.tiers.join(",")}\n`,
-    );
-  }
   const options = { level: h.level, tiers: h.tiers };
   const regressed = report.rows.filter((row) => {
     const old = before.get(row.id);
@@ -360,10 +481,10 @@ export function writeFailure(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Reads a report for a command; a cut-off or foreign file is a usage error (exit 2). */
-export function readReportOrExplain(path: string): Report {
+/** Reads and checks a report for a command (scores recomputed; with a key, the signature verified); a bad one is a usage error (exit 2). */
+export function readReportOrExplain(path: string, options: ReadOptions = {}): Report {
   try {
-    return readReport(path);
+    return readReport(path, options);
   } catch (error) {
     if (error instanceof ReportError) throw new UsageError(error.message);
     throw error;
@@ -392,11 +513,6 @@ function parseReporters(values: string[], fallback: ReporterName[]): ReporterNam
   return REPORTERS.filter((r) => values.includes(r));
 }
 
-function positiveInt(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a positive whole number`);
-  return Number(value);
-}
 
 function positiveNumber(value: string, flag: string): number {
   const n = Number(value);

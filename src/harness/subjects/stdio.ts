@@ -1,26 +1,40 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import type { Readable } from "node:stream";
+import { readdirSync, readFileSync } from "node:fs";
+import { constants } from "node:os";
 import type { Body, StartReply } from "../protocol.js";
 import { PROTOCOL_VERSION } from "../protocol.js";
 import { checkMessage, type MessageKind } from "../protocol-schemas.js";
 import { ProtocolError } from "../run-row.js";
+import { noSandbox } from "../sandbox/none.js";
+import type { Sandbox, SpawnPlan } from "../sandbox/common.js";
 import { SubjectError, type Session, type Subject } from "./subject.js";
 
 // A subject reached over the protocol (conformance/PROTOCOL.md): a command run through the
-// shell, one request a line on its stdin, one reply a line on its stdout, stderr kept for the
-// report. A reply that breaks the protocol, a crash, a hang or a flood errors that row; the
-// process (and every process it started) is killed and, on recover(), started again.
+// shell, one request a line on its stdin, one reply a line on its stdout, stderr kept (its end)
+// for the report. A reply that breaks the protocol, a crash, a hang, a flood or a closed stdout
+// errors that row; the process (and every process it started) is killed and, on recover(),
+// started again. The command runs in a sandbox (src/harness/sandbox/): none by default.
 
 export interface StdioOptions {
   /** No reply within this many ms errors the row and kills the process. Default 5000. */
   timeoutMs?: number;
   /** The start handshake's deadline, process start included. Default 10000. */
   startTimeoutMs?: number;
-  /** Restarts allowed per session; one more failure throws SubjectError. Default 20. */
+  /**
+   * Restarts in a row, over all the subject's sessions, with no request answered in between;
+   * one more failure throws SubjectError. A subject that fails now and then is restarted as often
+   * as it fails; one that fails at every request stops the run soon, whatever --jobs is. Default 20.
+   */
   maxRestarts?: number;
   /** The most bytes read for one reply (its line and any blank lines before it). Default 8 MiB. */
   maxLineBytes?: number;
+  /** The working directory (under a sandbox that sets its own, ignored). */
   cwd?: string;
+  /** The environment (under a sandbox that sets its own, ignored). */
   env?: NodeJS.ProcessEnv;
+  /** How the command is run; default no sandbox (src/harness/sandbox/none.ts). */
+  sandbox?: Sandbox;
 }
 
 export const STDIO_DEFAULTS = { timeoutMs: 5_000, startTimeoutMs: 10_000, maxRestarts: 20, maxLineBytes: 8 * 1024 * 1024 } as const;
@@ -33,34 +47,62 @@ const STOP_GRACE_MS = 500;
 const CLOSE_WAIT_MS = 2_000;
 /** How long to wait for the rest of a killed process's group to be gone. */
 const GROUP_WAIT_MS = 1_000;
+/**
+ * How long a closed stdout waits for the process's exit before it is the cause: a process that
+ * exits closes stdout too, and its exit status says more.
+ */
+const STDOUT_END_GRACE_MS = 200;
 
 type Settings = Required<Omit<StdioOptions, "cwd" | "env">> & Pick<StdioOptions, "cwd" | "env">;
 
 /** The command, run through the shell, as a subject. */
 export function stdioSubject(command: string, options: StdioOptions = {}): Subject {
-  const settings: Settings = { ...STDIO_DEFAULTS, ...definedOnly(options) };
+  const settings: Settings = { ...STDIO_DEFAULTS, sandbox: noSandbox(), ...definedOnly(options) };
+  // one budget for every session of the subject, so that it does not grow with --jobs
+  const restarts = new RestartBudget(settings.maxRestarts);
   return {
     label: command,
     async open(profile) {
-      const session = new StdioSession(command, profile, settings);
+      const session = new StdioSession(command, profile, settings, restarts);
       await session.start();
       return session;
     },
   };
 }
 
+/** Restarts in a row with no answer in between, shared by a subject's sessions. */
+class RestartBudget {
+  private streak = 0;
+
+  constructor(readonly max: number) {}
+
+  /** Takes one restart; false when the streak is at the cap. Synchronous, so sessions cannot both take the last one. */
+  take(): boolean {
+    if (this.streak >= this.max) return false;
+    this.streak++;
+    return true;
+  }
+
+  /** A request was answered: the subject is not failing at everything. */
+  answered(): void {
+    this.streak = 0;
+  }
+}
+
 class StdioSession implements Session {
   hello!: StartReply;
   private child: Child | undefined;
   private seq = 0;
-  private restarts = 0;
   private closed = false;
+  /** Set by abort(): why no request is sent any more. */
+  private aborted: string | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly command: string,
     private readonly profile: string,
     private readonly settings: Settings,
+    private readonly restarts: RestartBudget,
   ) {}
 
   readonly send = (body: Body): Promise<Record<string, unknown>> => this.serially(() => this.exchange(body));
@@ -72,8 +114,17 @@ class StdioSession implements Session {
 
   recover(): Promise<void> {
     return this.serially(async () => {
-      if (!this.closed && !this.healthy()) await this.restart();
+      if (!this.closed && this.aborted === undefined && !this.healthy()) await this.restart();
     });
+  }
+
+  /**
+   * Stops at once, whatever is in flight: the process is killed, the request waiting fails with
+   * `reason`, and no request is sent any more (the run's time budget ran out).
+   */
+  abort(reason: string): void {
+    this.aborted ??= reason;
+    this.child?.breakWith(reason);
   }
 
   close(): Promise<void> {
@@ -111,6 +162,7 @@ class StdioSession implements Session {
 
   private async exchange(body: Body): Promise<Record<string, unknown>> {
     if (this.closed) throw new ProtocolError("the session is closed");
+    if (this.aborted !== undefined) throw new ProtocolError(this.aborted);
     // a process that died or broke the protocol between rows is replaced before this row
     if (!this.healthy()) await this.restart();
     const child = this.child!;
@@ -124,6 +176,7 @@ class StdioSession implements Session {
       await child.ended(CLOSE_WAIT_MS);
       throw rowError(messageOf(error), child);
     }
+    this.restarts.answered();
     if (reply.errored === true) {
       throw rowError(`the subject could not answer ${what}: ${typeof reply.message === "string" ? reply.message : "(no message)"}`, child);
     }
@@ -136,22 +189,21 @@ class StdioSession implements Session {
   private async restart(): Promise<void> {
     const reason = this.child?.reason ?? "the process was not running";
     await this.child?.stop();
-    if (this.restarts >= this.settings.maxRestarts) {
-      throw new SubjectError(`the subject keeps failing: gave up after ${this.settings.maxRestarts} restarts (last: ${reason})`, this.child?.stderrTail());
+    if (!this.restarts.take()) {
+      throw new SubjectError(`the subject keeps failing: gave up after ${this.restarts.max} restarts (last: ${reason}) with no request answered in between`, this.child?.stderrTail());
     }
-    this.restarts++;
     await this.launch();
   }
 
   /** Spawns a process and does the start handshake. Throws SubjectError, leaving no process behind. */
   private async launch(): Promise<StartReply> {
-    const child = new Child(this.command, this.settings);
+    const child = new Child(this.settings.sandbox.plan(this.command, { cwd: this.settings.cwd, env: this.settings.env }), this.settings);
     this.child = child;
     const seq = ++this.seq;
     const fail = async (reason: string): Promise<never> => {
       await child.stop();
       const stderr = child.stderrTail();
-      const last = stderr.trim().split("\n").pop()?.trim();
+      const last = lastWords(stderr);
       throw new SubjectError(`could not start ${JSON.stringify(this.command)}: ${reason}${last ? `; its stderr ends: ${last.slice(0, 300)}` : ""}`, stderr || undefined);
     };
     let line: string;
@@ -178,6 +230,23 @@ class StdioSession implements Session {
     }
     return hello;
   }
+}
+
+/**
+ * The line of a dying process's stderr that says why: the last error line near the end (Node
+ * follows it with the error's fields and its version, Python precedes it with the traceback),
+ * or else the last line.
+ */
+function lastWords(stderr: string): string | undefined {
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !/^Node\.js v[\d.]+$/.test(line));
+  const error = lines
+    .slice(-12)
+    .reverse()
+    .find((line) => /^([A-Za-z_.]*(Error|Exception)|error|fatal|panic)\b[^:]*:/i.test(line));
+  return error ?? lines.pop();
 }
 
 /** Parses one reply line; a line that is not a JSON object with the right seq breaks the stream. */
@@ -227,17 +296,25 @@ class Child {
   private waiter: { resolve(line: string): void; reject(error: Error): void } | undefined;
 
   constructor(
-    command: string,
+    plan: SpawnPlan,
     private readonly settings: Settings,
   ) {
-    this.process = spawn(command, { shell: true, detached: true, stdio: ["pipe", "pipe", "pipe"], cwd: settings.cwd, env: settings.env ?? process.env });
+    const stdio: ("pipe" | "ignore")[] = plan.stdoutFd === 1 ? ["pipe", "pipe", "pipe"] : ["pipe", "ignore", "pipe", ...Array<"ignore">(plan.stdoutFd - 3).fill("ignore"), "pipe"];
+    this.process = spawn(plan.file, plan.args, { shell: plan.shell, detached: true, stdio, cwd: plan.cwd, env: plan.env });
     this.pid = this.process.pid;
     if (this.pid !== undefined) track(this.pid);
     let markClosed: () => void = () => {};
     this.whenClosed = new Promise((resolve) => (markClosed = resolve));
-    const { stdin, stdout, stderr } = this.process;
+    const { stdin, stderr } = this.process;
+    const stdout = this.process.stdio[plan.stdoutFd] as Readable;
     stdin!.on("error", () => {}); // EPIPE after a crash: the exit says what happened
     stdout!.on("data", (chunk: Buffer) => this.onStdout(chunk));
+    // a process that closes stdout and lives on can never answer: say so now, not at the timeout
+    stdout!.on("end", () => {
+      setTimeout(() => {
+        if (!this.exited) this.breakWith("the subject closed its stdout (the process kept running); it was stopped");
+      }, STDOUT_END_GRACE_MS).unref();
+    });
     stderr!.on("data", (chunk: Buffer) => this.onStderr(chunk));
     this.process.on("error", (error) => {
       this.breakWith(`the process could not be run: ${error.message}`);
@@ -254,7 +331,7 @@ class Child {
       setTimeout(() => {
         for (const stream of [stdin, stdout, stderr]) stream?.destroy();
       }, CLOSE_WAIT_MS / 2).unref();
-      this.exitDescription = signal ? `the process was killed by ${signal}` : `the process exited with code ${code}`;
+      this.exitDescription = describeExit(code, signal, plan.signalAsExitCode);
     });
     this.process.on("close", () => {
       this.closed = true;
@@ -326,11 +403,7 @@ class Child {
     if (this.pid === undefined) return;
     const deadline = Date.now() + ms;
     for (;;) {
-      try {
-        process.kill(-this.pid, 0);
-      } catch {
-        return;
-      }
+      if (!groupAlive(this.pid)) return;
       if (Date.now() >= deadline) return;
       try {
         process.kill(-this.pid, "SIGKILL");
@@ -403,6 +476,36 @@ class Child {
   }
 }
 
+/**
+ * Whether a process group still has a live member. A killed process whose parent died first is
+ * a zombie until init reaps it, which some inits do late; it counts for kill(-pgid, 0) but runs
+ * nothing, so on Linux the group's members are read from /proc.
+ */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(group) === pgid && state !== "Z") return true;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return false;
+}
+
 // Every live process group, killed if this process exits first: no subject outlives the harness.
 const live = new Set<number>();
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -436,6 +539,16 @@ function untrack(pid: number): void {
   if (!live.delete(pid) || live.size > 0) return;
   process.off("exit", killAll);
   for (const s of SIGNALS) process.off(s, onSignal);
+}
+
+/** How a process ended, in words; a sandbox reports its subject's death by signal as exit code 128 + N. */
+function describeExit(code: number | null, signal: NodeJS.Signals | null, signalAsExitCode: boolean): string {
+  if (signal) return `the process was killed by ${signal}`;
+  if (signalAsExitCode && code !== null && code > 128) {
+    const name = Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0];
+    if (name) return `the process was killed by ${name} (the sandbox's exit code ${code})`;
+  }
+  return `the process exited with code ${code}`;
 }
 
 function excerpt(text: string, max = 200): string {
