@@ -48,13 +48,14 @@ describe("score: the reference", () => {
   });
 
   it("scores 100% over stdio, through the adapter command, in both profiles", { timeout: 90_000 }, () => {
-    for (const profile of ["ag02", "pointer"]) {
+    // pointer is the lesson profile's older name
+    for (const [profile, named] of [["ag02", "ag02"], ["lesson", "lesson"], ["pointer", "lesson"]] as const) {
       const out = fresh();
       const { code, stderr } = cli("score", "--subject", ADAPTER, "--profile", profile, "--reporter", "json", "--out", out);
       expect(code, stderr).toBe(0);
       const report = readReport(join(out, "report.jsonl"));
       expect(report.header.subject.implementation.name).toBe("reference");
-      expect(report.header.profile).toBe(profile);
+      expect(report.header.profile).toBe(named);
       expect(report.summary.scores.total).toMatchObject({ percent: 100, errored: 0 });
     }
   });
@@ -128,7 +129,7 @@ describe("score: CI gating", () => {
 
 describe("score: usage and subject errors", () => {
   const cases: [string, string[], number, RegExp][] = [
-    ["an unknown tier", ["reference", "--tier", "gold"], 2, /--tier: "gold" is not a tier \(core, catalog, hardening, or all\)/],
+    ["an unknown tier", ["reference", "--tier", "gold"], 2, /--tier: "gold" is not a tier \(core, catalog, hardening, extension, or all\)/],
     ["an unknown subject", ["python"], 2, /unknown subject "python": use reference, mutant:sNN/],
     ["an unknown mutant", ["mutant:s99"], 2, /there is no mutant s99/],
     ["two subjects", ["reference", "--subject", "cat"], 2, /give one subject/],

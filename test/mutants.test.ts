@@ -6,7 +6,7 @@ import { diagnose } from "../src/harness/diagnosis.js";
 import { runRows, selectRows } from "../src/harness/runner.js";
 import { SECTIONS } from "../src/harness/rows.js";
 import { buildMutants } from "../src/mutants/build.js";
-import { applyEdits, loadCatalog, MutantError, readSource, type Mutant } from "../src/mutants/catalog.js";
+import { applyEdits, loadCatalog, MutantError, mutantsFor, readSource, type Mutant } from "../src/mutants/catalog.js";
 import { loadMutant } from "../src/mutants/load.js";
 import { fingerprints, killMatrix, type KillMatrix } from "../src/mutants/matrix.js";
 
@@ -16,12 +16,15 @@ import { fingerprints, killMatrix, type KillMatrix } from "../src/mutants/matrix
 
 // Built mutants import "re2js", so they must live inside the package to resolve it.
 const dir = join(PACKAGE_ROOT, "node_modules", ".cache", "tool-conformance", `mutants-${process.pid}`);
-const catalog = loadCatalog();
+const everyMutant = loadCatalog();
+/** seed 000's pitfall mutants, on the ag02 profile's rows (the lesson's own are tested below). */
+const catalog = mutantsFor(everyMutant, "ag02");
+const lessonMutants = mutantsFor(everyMutant, "lesson");
 const rows = loadCorpus();
 let matrix: KillMatrix;
 
 beforeAll(async () => {
-  buildMutants({ outDir: dir, mutants: catalog });
+  buildMutants({ outDir: dir, mutants: everyMutant });
   matrix = await killMatrix(rows, { dir, catalog });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -102,6 +105,29 @@ describe("the diagnosis of each mutant, scored as a grader scores (core, message
       named[m.id] = d.matches.length ? [d.matches[0]!.id, ...d.matches[0]!.alike] : [];
     }
     for (const m of catalog) expect(named[m.id], m.id).toContain(m.id);
+  });
+});
+
+describe("the lesson profile's own mutants, on its rows", () => {
+  const options = { level: "messages" as const, tiers: ["core" as const] };
+  const core = selectRows(rows, { profile: "lesson", tiers: options.tiers, level: options.level }).rows;
+
+  it("are the lesson's named mistakes: duplicates replacing silently, coercion, pointer paths", () => {
+    expect(lessonMutants.map((m) => m.id)).toEqual(["s20", "s21", "s22"]);
+    for (const m of lessonMutants) expect(String(m.pitfall), m.id).toMatch(/^lesson: /);
+    // and seed 000's mutants are not the lesson's
+    expect(catalog.some((m) => m.profiles.includes("lesson"))).toBe(false);
+  });
+
+  it("each is killed by a core row of the section it names, and diagnosed as itself", async () => {
+    const prints = await fingerprints(core, { dir, catalog: lessonMutants, profile: "lesson", ...options });
+    for (const m of lessonMutants) {
+      const run = await runRows(await loadMutant(m, dir), core, { profile: "lesson", ...options, jobs: 1, progress: false });
+      const failing = run.results.filter((r) => r.status === "failed");
+      expect(failing.some((r) => m.sections.includes(r.section)), m.id).toBe(true);
+      const d = diagnose(run.results, options, prints);
+      expect(d.matches[0]?.id, m.id).toBe(m.id);
+    }
   });
 });
 

@@ -313,7 +313,7 @@ describe("--baseline from other settings", () => {
     const baseline = join(dir, "report.jsonl");
     const { code, stdout, stderr } = cli("score", "reference", "--baseline", baseline);
     expect(code).toBe(2);
-    expect(oneLineError(stderr)).toBe(`tool-conformance: --baseline ${baseline} was scored with profile pointer, level messages, tiers core; this run uses profile ag02, level messages, tiers core: score the baseline with the same settings`);
+    expect(oneLineError(stderr)).toBe(`tool-conformance: --baseline ${baseline} was scored with profile lesson, level messages, tiers core; this run uses profile ag02, level messages, tiers core: score the baseline with the same settings`);
     expect(stdout).toBe("");
     expect(cli("score", "reference", "--baseline", good, "--level", "verdict").code).toBe(2);
     expect(cli("score", "reference", "--baseline", good, "--tier", "all").code).toBe(2);

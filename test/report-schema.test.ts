@@ -19,7 +19,7 @@ beforeAll(async () => {
   schema = compile(readFileSync(SCHEMA_FILE, "utf8"));
   const fx = await hostileFixture();
   const stopped = buildStoppedReport({
-    profile: "pointer",
+    profile: "lesson",
     level: "paths",
     tiers: ["core"],
     filters: { sections: ["TestHandWorkedExample"], ids: ["TestHandWorkedExample"] },

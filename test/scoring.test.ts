@@ -94,9 +94,21 @@ describe("row selection", () => {
   });
 
   it("keeps the corpus order and the profile's rows only", () => {
-    const { rows: taken } = selectRows(rows, { profile: "pointer", tiers: ["core"] });
-    const expected = rows.filter((r) => r.tier === "core" && (!r.profiles || r.profiles.includes("pointer")));
+    const { rows: taken } = selectRows(rows, { profile: "ag02", tiers: ["core"] });
+    const expected = rows.filter((r) => r.tier === "core" && (!r.profiles || r.profiles.includes("ag02")));
     expect(taken.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+  });
+
+  it("counts as the lesson profile's core only the rows written for it: seed 000's shared rows are catalog there", () => {
+    const own = (r: Row) => r.profiles?.includes("lesson") === true;
+    const { rows: core } = selectRows(rows, { profile: "lesson", tiers: ["core"], level: "verdict" });
+    expect(core.length).toBeGreaterThan(0);
+    expect(core.every(own)).toBe(true);
+    const shared = rows.find((r) => !r.profiles && r.tier === "core")!;
+    const { rows: catalog } = selectRows([shared], { profile: "lesson", tiers: ["catalog"], level: "verdict" });
+    expect(catalog.map((r) => [r.id, r.tier])).toEqual([[shared.id, "catalog"]]);
+    // and the same row stays core in ag02
+    expect(selectRows([shared], { profile: "ag02", tiers: ["core"] }).rows.map((r) => r.tier)).toEqual(["core"]);
   });
 });
 

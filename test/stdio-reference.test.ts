@@ -47,7 +47,7 @@ describe("tool-conformance smoke", () => {
   it("passes the reference adapter (exit 0), one line per step", () => {
     const run = smoke("--subject", ADAPTER);
     expect(run.stderr).toBe("");
-    expect(run.stdout).toMatch(/^ok {4}start {5}reference 0\.1\.0 \(typescript\), protocol 1, profiles ag02, pointer, capabilities validate, registry, concurrency$/m);
+    expect(run.stdout).toMatch(/^ok {4}start {5}reference 0\.1\.0 \(typescript\), protocol 1, profiles ag02, lesson, pointer, capabilities validate, registry, concurrency, records$/m);
     for (const step of ["compile", "validate", "registry", "parallel"]) expect(run.stdout).toMatch(new RegExp(`^ok {4}${step}`, "m"));
     expect(run.stdout).toMatch(/^smoke: ok: the subject speaks protocol 1 \(\d+ ms\)$/m);
     expect(run.status).toBe(0);
@@ -76,8 +76,8 @@ describe("tool-conformance smoke", () => {
 
   it("refuses a profile the subject does not offer (exit 3)", () => {
     const python = `python3 ${join(PACKAGE_ROOT, "conformance/adapters/python/adapter.py")} ${join(PACKAGE_ROOT, "test/fixtures/python-impl/toolreg.py")}`;
-    const run = smoke("--subject", python, "--profile", "pointer");
-    expect(run.stdout).toMatch(/does not support the pointer profile \(it supports: ag02\)/);
+    const run = smoke("--subject", python, "--profile", "lesson");
+    expect(run.stdout).toMatch(/does not support the lesson profile \(it supports: ag02\)/);
     expect(run.status).toBe(3);
   });
 });

@@ -1,3 +1,5 @@
+import { InvalidArgumentError, Option } from "commander";
+import { PROFILE_ALIASES, PROFILES, profileNamed } from "../harness/rows.js";
 import { UsageError } from "./errors.js";
 
 // Command-line values shared by several commands.
@@ -28,4 +30,13 @@ export function parseSeed(value: string, flag = "--seed"): number {
 /** A new seed, for a run that was given none (it is printed, so the run can be replayed). */
 export function newSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);
+}
+
+/** `--profile`: a profile's name, or an older name for one (`pointer` is the lesson profile). */
+export function profileOption(description = "contract profile: ag02 (seed 000, the default) or lesson (seed 001; pointer is its older name)"): Option {
+  return new Option("--profile <profile>", description).default("ag02").argParser((value: string) => {
+    const profile = profileNamed(value);
+    if (!profile) throw new InvalidArgumentError(`Allowed choices are ${[...PROFILES, ...Object.keys(PROFILE_ALIASES)].join(", ")}.`);
+    return profile;
+  });
 }

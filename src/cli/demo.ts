@@ -6,7 +6,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, type Run } from "../harness/runner
 import { failingIds, formatPercent, score } from "../harness/scoring.js";
 import { inProcessSubject } from "../harness/subjects/in-process.js";
 import type { Subject } from "../harness/subjects/subject.js";
-import { loadCatalog, MutantError, type Mutant } from "../mutants/catalog.js";
+import { loadCatalog, MutantError, mutantsFor, type Mutant } from "../mutants/catalog.js";
 import { cacheFingerprints } from "../mutants/fingerprints.js";
 import { loadMutant, readManifest } from "../mutants/load.js";
 import { EXIT, UsageError } from "./errors.js";
@@ -34,7 +34,7 @@ export async function demo(rows: Row[], options: DemoOptions): Promise<number> {
   let mutants: Mutant[];
   let subjects: Subject[];
   try {
-    mutants = loadCatalog();
+    mutants = mutantsFor(loadCatalog(), options.profile);
     const manifest = readManifest();
     subjects = await Promise.all(mutants.map((m) => loadMutant(m, undefined, manifest)));
   } catch (error) {

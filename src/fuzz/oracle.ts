@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import * as reference from "../index.js";
 import { createHandler } from "../harness/handler.js";
 import type { Request } from "../harness/protocol.js";
-import type { CompileRow, ProfileName, RegistryRow, Row, Section, SimpleStep, ValidateRow } from "../harness/rows.js";
+import { rowForProfile, type CompileRow, type ProfileName, type RegistryRow, type Row, type Section, type SimpleStep, type ValidateRow } from "../harness/rows.js";
 import { keywordsOf } from "./model.js";
 import type { Probe, RegistryProbe, ValidateProbe } from "./probes.js";
 
@@ -20,7 +20,8 @@ export interface RowNaming {
 /** The row for a probe, expectations from the reference. */
 export async function rowOf(probe: Probe, profile: ProfileName, naming?: RowNaming): Promise<Row> {
   const name = naming ?? defaultNaming(probe);
-  return probe.kind === "validate" ? validateRow(probe, name) : registryRow(probe, profile, name);
+  // the generators draw on seed 000's subset: in the lesson profile their rows are catalog
+  return rowForProfile(probe.kind === "validate" ? validateRow(probe, name) : await registryRow(probe, profile, name), profile);
 }
 
 /** A stable id from the probe's content: the same case always gets the same id. */

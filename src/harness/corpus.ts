@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { JsonSyntaxError, parseJSON } from "../json/parse.js";
 import { compile, type Schema } from "../schema/compile.js";
 import type { JsonValue } from "../json/value.js";
-import type { Part, Row, Section } from "./rows.js";
+import { profileNamed, type Part, type Row, type Section } from "./rows.js";
 
 /** The package's own folders, the same from src/ (tests) and dist/ (the CLI). */
 export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -52,7 +52,9 @@ export function loadCorpus(dir: string = CORPUS_DIR, options: LoadOptions = {}):
       const shipped = taken.get(row.id);
       if (shipped !== undefined) throw new CorpusError(`${name}: row id ${JSON.stringify(row.id)} is already a corpus row (${shipped}); give ${part} rows ids of their own`);
       seen.set(row.id, name);
-      rows.push({ ...row, source: name, ...(part !== "corpus" ? { part } : {}) });
+      // older profile names (pointer) stand for today's (lesson)
+      const profiles = row.profiles?.map((profile) => profileNamed(profile) ?? profile);
+      rows.push({ ...row, ...(profiles ? { profiles } : {}), source: name, ...(part !== "corpus" ? { part } : {}) });
     }
   }
   return rows;
@@ -104,10 +106,14 @@ function readRows(file: string, name: string, schemas: Map<string, Schema>): Row
     const errors = schema.validate(item);
     if (errors.length > 0) throw new CorpusError(`${where}: ${errors.slice(0, 3).map(String).join("; ")}`);
     const row = plain[index]!;
-    const prefix = row.id.split("/")[0]!;
+    // the lesson profile's own rows: lesson/validate/…, lesson/register/…
+    const lesson = row.id.startsWith("lesson/");
+    const prefix = row.id.split("/")[lesson ? 1 : 0]!;
     if (SECTION_OF_PREFIX[prefix] !== row.section) {
-      throw new CorpusError(`${where}: an id starting "${prefix}/" belongs to ${SECTION_OF_PREFIX[prefix]}, not ${row.section}`);
+      const where2 = lesson ? `lesson/${prefix}/` : `${prefix}/`;
+      throw new CorpusError(`${where}: an id starting "${where2}" belongs to ${SECTION_OF_PREFIX[prefix] ?? "no section"}, not ${row.section}`);
     }
+    if (lesson && !row.profiles?.some((profile) => profileNamed(profile) === "lesson")) throw new CorpusError(`${where}: a lesson/ row applies to the lesson profile: give it "profiles": ["lesson"]`);
     if (row.kind !== "registry" && (row.schema === undefined) === (row.schemaText === undefined)) {
       throw new CorpusError(`${where}: give exactly one of "schema" and "schemaText"`);
     }

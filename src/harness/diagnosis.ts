@@ -83,7 +83,8 @@ export const MIN_HITS = 2;
 
 /** "pitfall 2" for a row of the seed's pitfall table; "spec §2.2" for a rule the table does not list. */
 export function pitfallLabel(pitfall: number | string): string {
-  return typeof pitfall === "number" ? `pitfall ${pitfall}` : `spec ${pitfall}`;
+  if (typeof pitfall === "number") return `pitfall ${pitfall}`;
+  return pitfall.startsWith("§") ? `spec ${pitfall}` : pitfall;
 }
 
 /**

@@ -17,20 +17,35 @@ export interface HandlerOptions {
  */
 export function createHandler(api: ReferenceApi, options: HandlerOptions) {
   let profile: Reference.Profile = "ag02";
+  let lesson = false;
   let registry = new api.Registry();
   let runs: Record<string, string[]> = {};
 
-  const toolOf = (spec: ToolSpec): Reference.Tool =>
-    api.newTool(spec.name, spec.description, spec.parameters ?? undefined, async (args, signal) => {
+  const toolOf = (spec: ToolSpec): Reference.Tool => {
+    const run = (args: string, signal: AbortSignal) => {
       (runs[spec.name] ??= []).push(args);
       return perform(spec.behavior, args, signal, api.ToolError);
-    });
+    };
+    // the lesson's records tell a synchronous handler from an asynchronous one
+    const fn =
+      spec.handler === "async"
+        ? async (args: string, signal: AbortSignal) => run(args, signal)
+        : function handler(args: string, signal: AbortSignal) {
+            return run(args, signal);
+          };
+    return api.newTool(spec.name, spec.description, spec.parameters ?? undefined, fn);
+  };
 
   /** A registry request's reply, without runs; a Call that throws is answered `threw`, as the protocol says. */
   const registryRequest = async (request: ConcurrentBody): Promise<Record<string, unknown>> => {
     switch (request.cmd) {
       case "register": {
-        const error = registry.register(toolOf(request.tool), { override: request.override });
+        const { idempotent, timeoutMs } = request.tool;
+        const error = registry.register(toolOf(request.tool), {
+          override: request.override,
+          ...(idempotent !== undefined ? { idempotent } : {}),
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        });
         return error ? { ok: false, error: error.message } : { ok: true };
       }
       case "names":
@@ -55,36 +70,44 @@ export function createHandler(api: ReferenceApi, options: HandlerOptions) {
   return async function handle(request: Request): Promise<Record<string, unknown>> {
     switch (request.cmd) {
       case "start": {
-        profile = request.profile === "pointer" ? "pointer" : "ag02";
+        lesson = request.profile === "lesson" || request.profile === "pointer";
+        profile = lesson ? "lesson" : "ag02";
         const reply: StartReply = {
           ready: true,
           version: PROTOCOL_VERSION,
           implementation: { name: options.name, language: "typescript", version: options.version },
-          profiles: ["ag02", "pointer"],
-          capabilities: ["validate", "registry", "concurrency"],
+          profiles: ["ag02", "lesson", "pointer"],
+          capabilities: ["validate", "registry", "concurrency", "records"],
         };
         return { ...reply };
       }
       case "compile":
         try {
-          api.compile(request.schema);
+          api.compile(request.schema, { profile });
           return { ok: true };
         } catch (error) {
           return { ok: false, error: errorText(error) };
         }
       case "validate": {
-        let schema: Reference.Schema;
+        let errors: readonly Reference.ValidationError[];
         try {
-          schema = api.compile(request.schema);
+          errors = "tool" in request ? registry.validate(request.tool, request.instance) : api.compile(request.schema, { profile }).validateJSON(request.instance);
         } catch (error) {
+          // a schema refused, or no tool of that name (the lesson's validate raises)
           return { ok: false, error: errorText(error) };
         }
-        const style = profile === "pointer" ? "pointer" : "dollar";
-        const errors = schema.validateJSON(request.instance).map((e) => ({ path: api.renderPath(e.segments, style), message: e.message }));
-        // the pointer profile sorts by its own rendering
-        if (style === "pointer") errors.sort(compareErrors);
-        return { ok: true, errors };
+        const style = lesson ? "pointer" : "dollar";
+        const rendered = errors.map((e) => ({ path: api.renderPath(e.segments, style), message: e.message, ...(lesson && e.expectedType !== undefined ? { expectedType: e.expectedType } : {}) }));
+        // the lesson profile sorts by its own rendering
+        if (lesson) rendered.sort(compareErrors);
+        return { ok: true, errors: rendered };
       }
+      case "get":
+        try {
+          return { found: true, record: registry.get(request.name) };
+        } catch (error) {
+          return { found: false, error: errorText(error) };
+        }
       case "registry":
         registry = new api.Registry({ timeoutMs: request.timeoutMs, profile });
         runs = {};

@@ -11,7 +11,7 @@ import type { Command } from "./protocol.js";
 
 export const PROTOCOL_DIR = join(PACKAGE_ROOT, "conformance", "protocol");
 
-export const COMMANDS: readonly Command[] = ["start", "compile", "validate", "registry", "register", "names", "definitions", "call", "concurrently", "stop"];
+export const COMMANDS: readonly Command[] = ["start", "compile", "validate", "registry", "register", "names", "definitions", "call", "concurrently", "get", "stop"];
 
 export type MessageKind = `${Command}.request` | `${Command}.reply` | "errored.reply";
 

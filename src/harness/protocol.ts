@@ -18,12 +18,19 @@ export interface ToolSpec {
   /** The parameters schema as exact JSON text; null for a missing schema. */
   parameters: string | null;
   behavior: Behavior;
+  /** The lesson profile's record fields (capability "records"). */
+  idempotent?: boolean;
+  timeoutMs?: number | null;
+  handler?: "sync" | "async";
 }
 
 export type Request =
   | { seq: number; cmd: "start"; version: number; profile: string }
   | { seq: number; cmd: "compile"; schema: string }
   | { seq: number; cmd: "validate"; schema: string; instance: string }
+  /** Against a registered tool's schema, by name (capability "records"). */
+  | { seq: number; cmd: "validate"; tool: string; instance: string }
+  | { seq: number; cmd: "get"; name: string }
   | { seq: number; cmd: "registry"; timeoutMs?: number }
   | { seq: number; cmd: "register"; tool: ToolSpec; override?: boolean }
   | { seq: number; cmd: "names" }
@@ -54,7 +61,11 @@ export interface StartReply {
   version: number;
   implementation: Implementation;
   profiles: string[];
-  /** "validate" (compile and validate), "registry" (registry, register, names, definitions, call), "concurrency" (concurrently). */
+  /**
+   * "validate" (compile and validate), "registry" (registry, register, names, definitions, call),
+   * "concurrency" (concurrently), "records" (the lesson profile: record fields in register, get,
+   * validate against a tool by name, expectedType on type errors).
+   */
   capabilities: string[];
 }
 

@@ -5,7 +5,7 @@ import { PACKAGE_ROOT } from "./corpus.js";
 import { diagnose, type Diagnosis } from "./diagnosis.js";
 import { resultOf, statusOf, STATUSES, type RowResult, type ScoreOptions, type Status } from "./outcome.js";
 import type { Implementation } from "./protocol.js";
-import { instanceTextOf, LEVELS, parametersTextOf, PARTS, PROFILES, schemaTextOf, SECTIONS, TIERS, type Level, type ProfileName, type Row, type Section, type SimpleStep, type Step, type Tier } from "./rows.js";
+import { instanceTextOf, LEVELS, parametersTextOf, PARTS, PROFILES, profileNamed, schemaTextOf, SECTIONS, TIERS, type Level, type ProfileName, type Row, type Section, type SimpleStep, type Step, type Tier } from "./rows.js";
 import type { Run } from "./runner.js";
 import { clipText, shellQuote } from "./reporters/text.js";
 import { failingIds, score, statusAt, type Scores } from "./scoring.js";
@@ -295,7 +295,8 @@ function stepText(step: SimpleStep): string {
     case "register": {
       const tool = step.tool;
       const parameters = parametersTextOf(tool);
-      const spec = { name: tool.name, description: tool.description, parameters, behavior: tool.behavior };
+      const record = { ...(tool.idempotent !== undefined ? { idempotent: tool.idempotent } : {}), ...(tool.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}), ...(tool.handler ? { handler: tool.handler } : {}) };
+      const spec = { name: tool.name, description: tool.description, parameters, behavior: tool.behavior, ...record };
       const expect = step.expect.ok ? "accepted" : `refused${step.expect.error !== undefined ? ` with ${JSON.stringify(step.expect.error)}` : ""}`;
       return `register${step.override ? " (override)" : ""} ${JSON.stringify(spec)} → expect ${expect}`;
     }
@@ -310,6 +311,12 @@ function stepText(step: SimpleStep): string {
       if (e.contentIncludes?.length) parts.push(`content including ${e.contentIncludes.map((t) => JSON.stringify(t)).join(", ")}`);
       if (e.contentExcludes?.length) parts.push(`content without ${e.contentExcludes.map((t) => JSON.stringify(t)).join(", ")}`);
       return `call ${JSON.stringify(step.call)} → expect ${parts.join(", ")}`;
+    }
+    case "get":
+      return `get ${JSON.stringify(step.name)} → expect ${step.expect.found ? `the record ${JSON.stringify(step.expect.record)}` : "it raises (not found)"}`;
+    case "validate": {
+      const e = step.expect;
+      return `validate ${JSON.stringify(step.name)} with ${JSON.stringify(step.instance)} → expect ${"refused" in e ? "it raises (no such tool)" : `errors ${JSON.stringify(e.errors.map((x) => ({ path: x.path, ...(x.expectedType ? { expectedType: x.expectedType } : {}) })))}`}`;
     }
   }
 }
@@ -529,7 +536,9 @@ export function parseReport(input: string | Uint8Array, name = "report", options
 function checkConsistency(report: Report, fail: (why: string) => never): void {
   const { header, rows, diagnosis, summary } = report;
   const one = <T extends string>(values: readonly T[], value: unknown): value is T => typeof value === "string" && (values as readonly string[]).includes(value);
-  if (!one(PROFILES, header.profile)) fail(`damaged: the header's profile ${JSON.stringify(header.profile)} is not one of ${PROFILES.join(", ")}`);
+  // reports of the lesson profile under its older name (pointer) are read as the lesson's
+  if (typeof header.profile !== "string" || profileNamed(header.profile) === undefined) fail(`damaged: the header's profile ${JSON.stringify(header.profile)} is not one of ${PROFILES.join(", ")}`);
+  else header.profile = profileNamed(header.profile)!;
   if (!one(LEVELS, header.level)) fail(`damaged: the header's level ${JSON.stringify(header.level)} is not one of ${LEVELS.join(", ")}`);
   if (!Array.isArray(header.tiers) || header.tiers.length === 0 || !header.tiers.every((tier) => one(TIERS, tier)) || new Set(header.tiers).size !== header.tiers.length) {
     fail(`damaged: the header's tiers ${JSON.stringify(header.tiers)} are not a set of ${TIERS.join(", ")}`);

@@ -13,14 +13,34 @@ export const SECTIONS = [
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
-export const TIERS = ["core", "catalog", "hardening"] as const;
+/**
+ * core: what the profile's spec states; catalog: our readings where it is silent, our wording;
+ * hardening: beyond the spec (float64, RE2 against ECMA-262, timeouts); extension: what a spec names
+ * as going further (the lesson profile's local $ref and additionalProperties: false).
+ */
+export const TIERS = ["core", "catalog", "hardening", "extension"] as const;
 export type Tier = (typeof TIERS)[number];
 
 export const LEVELS = ["verdict", "paths", "messages"] as const;
 export type Level = (typeof LEVELS)[number];
 
-export const PROFILES = ["ag02", "pointer"] as const;
+/** ag02: seed 000, the Go module. lesson: seed 001, the Python lesson (JSON Pointer paths, records). */
+export const PROFILES = ["ag02", "lesson"] as const;
 export type ProfileName = (typeof PROFILES)[number];
+
+/** Older names still accepted: `pointer` was the lesson profile's first name. */
+export const PROFILE_ALIASES: Readonly<Record<string, ProfileName>> = { pointer: "lesson" };
+
+/** Whether a subject's start reply offers the profile, under its name or an older one. */
+export function offersProfile(profiles: readonly string[], profile: string): boolean {
+  const wanted = profileNamed(profile) ?? profile;
+  return profiles.some((name) => (profileNamed(name) ?? name) === wanted);
+}
+
+/** The profile a name stands for (itself, or what an alias names); undefined for an unknown name. */
+export function profileNamed(name: string): ProfileName | undefined {
+  return (PROFILES as readonly string[]).includes(name) ? (name as ProfileName) : PROFILE_ALIASES[name];
+}
 
 /**
  * The part of the score a row counts in: the shipped corpus, a grader's own rows (score --corpus
@@ -55,6 +75,8 @@ interface SchemaSource {
 export interface ExpectedError {
   path: Segment[];
   message: string;
+  /** The type a type error expects (the lesson profile's expected_type). */
+  expectedType?: string;
 }
 
 export interface ValidateRow extends RowBase, SchemaSource {
@@ -76,12 +98,28 @@ export interface ToolRow {
   parameters?: unknown;
   parametersText?: string;
   behavior: Behavior;
+  /** The lesson profile's record fields. */
+  idempotent?: boolean;
+  timeoutMs?: number | null;
+  handler?: "sync" | "async";
+}
+
+/** A tool's record as the lesson profile's get() returns it. */
+export interface ToolRecord {
+  name: string;
+  description: string;
+  schema: unknown;
+  idempotent: boolean;
+  timeoutMs: number | null;
+  handler: "sync" | "async";
 }
 
 export type SimpleStep =
   | { op: "register"; tool: ToolRow; override?: boolean; expect: { ok: true } | { ok: false; error?: string } }
   | { op: "names"; expect: string[] }
   | { op: "definitions"; expect: { name: string; description: string; parameters: unknown }[] }
+  | { op: "get"; name: string; expect: { found: true; record: ToolRecord } | { found: false } }
+  | { op: "validate"; name: string; instance: string; expect: { errors: ExpectedError[] } | { refused: true } }
   | {
       op: "call";
       call: { id: string; name: string; arguments: string };
@@ -125,4 +163,21 @@ export function messageTierOf(row: Row): Tier {
 /** Whether a row applies to a profile. */
 export function appliesTo(row: Row, profile: ProfileName): boolean {
   return !row.profiles || row.profiles.includes(profile);
+}
+
+/**
+ * The rows that apply to a profile, as it scores them. Core is a profile's own spec: in the lesson profile a row written
+ * for it (its `profiles` name the lesson) keeps its tiers, and a row shared with ag02 is seed 000's
+ * rule, not the lesson's, so its core checks count as catalog there.
+ */
+export function rowsForProfile(rows: readonly Row[], profile: ProfileName): Row[] {
+  return rows.filter((row) => appliesTo(row, profile)).map((row) => rowForProfile(row, profile));
+}
+
+/** One row as a profile scores it (see rowsForProfile). */
+export function rowForProfile<R extends Row>(row: R, profile: ProfileName): R {
+  if (profile !== "lesson" || row.profiles?.includes("lesson")) return row;
+  if (row.tier !== "core" && row.messageTier !== "core") return row;
+  const demote = (tier: Tier): Tier => (tier === "core" ? "catalog" : tier);
+  return { ...row, tier: demote(row.tier), messageTier: demote(messageTierOf(row)) };
 }

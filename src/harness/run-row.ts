@@ -1,13 +1,14 @@
 import { compareCodePoints } from "../json/value.js";
 import { ERROR_PREFIX } from "../schema/messages.js";
 import { renderPath } from "../schema/path.js";
-import type { ConcurrentBody, Send } from "./protocol.js";
+import type { Body, ConcurrentBody, Send } from "./protocol.js";
 import {
   instanceTextOf,
   messageTierOf,
   parametersTextOf,
   schemaTextOf,
   type CompileRow,
+  type ExpectedError,
   type Level,
   type ProfileName,
   type RegistryRow,
@@ -43,31 +44,76 @@ export async function runRow(row: Row, send: Send, profile: ProfileName): Promis
     case "compile":
       return runCompile(row, send);
     case "registry":
-      return runRegistry(row, send);
+      return runRegistry(row, send, profile);
   }
 }
 
 async function runValidate(row: ValidateRow, send: Send, profile: ProfileName): Promise<Check[]> {
   const reply = await send({ cmd: "validate", schema: schemaTextOf(row), instance: instanceTextOf(row.instance) });
-  const style = profile === "pointer" ? "pointer" : "dollar";
-  const expected = row.expect.errors.map((error) => ({ path: renderPath(error.path, style), message: error.message }));
-  // rows list errors in the seed's order; the pointer profile sorts by its own rendering
-  if (style === "pointer") expected.sort((a, b) => compareCodePoints(a.path, b.path) || compareCodePoints(a.message, b.message));
   if (reply.ok === false) {
     const error = stringField(reply, "error", "validate");
     return [check("verdict", row.tier, "schema compiles", "compiles", `refused: ${error}`)];
   }
-  const errors = arrayField(reply, "errors", "validate").map((item) => {
+  return errorChecks(row, "", row.expect.errors, reply, profile, row.verdictOnly === true);
+}
+
+interface RenderedError {
+  path: string;
+  message: string;
+  expectedType?: string;
+}
+
+/**
+ * The checks of a validate reply against the expected errors. ag02 fixes the order of the errors
+ * (sorted by path, then message); the lesson profile does not, and adds each type error's
+ * expected type.
+ */
+function errorChecks(row: Row, label: string, expectedErrors: readonly ExpectedError[], reply: Record<string, unknown>, profile: ProfileName, verdictOnly: boolean): Check[] {
+  const lesson = profile === "lesson";
+  const expected: RenderedError[] = expectedErrors.map((error) => ({
+    path: renderPath(error.path, lesson ? "pointer" : "dollar"),
+    message: error.message,
+    ...(error.expectedType !== undefined ? { expectedType: error.expectedType } : {}),
+  }));
+  const errors: RenderedError[] = arrayField(reply, "errors", "validate").map((item) => {
     if (typeof item !== "object" || item === null) throw new ProtocolError("validate reply: an error is not an object");
-    return { path: stringField(item as Record<string, unknown>, "path", "validate error"), message: stringField(item as Record<string, unknown>, "message", "validate error") };
+    const record = item as Record<string, unknown>;
+    const type = record.expectedType;
+    if (type !== undefined && type !== null && typeof type !== "string") throw new ProtocolError('validate reply: an error\'s "expectedType" is not a string');
+    return { path: stringField(record, "path", "validate error"), message: stringField(record, "message", "validate error"), ...(typeof type === "string" ? { expectedType: type } : {}) };
   });
   const verdict = (n: number) => (n === 0 ? "valid" : "invalid");
-  const checks = [check("verdict", row.tier, "verdict", verdict(expected.length), verdict(errors.length))];
-  if (row.verdictOnly) return checks;
-  checks.push(check("paths", row.tier, "error paths in order", expected.map((e) => e.path), errors.map((e) => e.path)));
-  const lines = (list: { path: string; message: string }[]) => list.map((e) => `${e.path}: ${e.message}`);
-  checks.push(check("messages", messageTierOf(row), "errors", lines(expected), lines(errors)));
+  const checks = [check("verdict", row.tier, `${label}verdict`, verdict(expected.length), verdict(errors.length))];
+  if (verdictOnly) return checks;
+  const lines = (list: RenderedError[]) => list.map((e) => `${e.path}: ${e.message}`);
+  if (!lesson) {
+    checks.push(check("paths", row.tier, `${label}error paths in order`, expected.map((e) => e.path), errors.map((e) => e.path)));
+    checks.push(check("messages", messageTierOf(row), `${label}errors`, lines(expected), lines(errors)));
+    return checks;
+  }
+  const sorted = (list: string[]) => [...list].sort(compareCodePoints);
+  checks.push(check("paths", row.tier, `${label}error paths (in any order)`, sorted(expected.map((e) => e.path)), sorted(errors.map((e) => e.path))));
+  const typed = expected.filter((e) => e.expectedType !== undefined);
+  if (typed.length > 0) {
+    // each type error's expected type, beside whatever the subject says at those paths
+    const pair = (e: RenderedError) => `${e.path}: ${e.expectedType ?? "(no expected type)"}`;
+    const wanted = sorted(typed.map(pair));
+    const actual = sorted(errors.filter((e) => typed.some((t) => t.path === e.path)).map(pair));
+    checks.push(check("paths", row.tier, `${label}expected types of the type errors`, wanted, actual, (w, a) => includesAll(a as string[], w as string[])));
+  }
+  checks.push(check("messages", messageTierOf(row), `${label}errors (in any order)`, sorted(lines(expected)), sorted(lines(errors))));
   return checks;
+}
+
+/** Whether `list` holds every item of `wanted`, as many times as `wanted` does. */
+function includesAll(list: readonly string[], wanted: readonly string[]): boolean {
+  const left = [...list];
+  return wanted.every((item) => {
+    const at = left.indexOf(item);
+    if (at === -1) return false;
+    left.splice(at, 1);
+    return true;
+  });
 }
 
 async function runCompile(row: CompileRow, send: Send): Promise<Check[]> {
@@ -86,27 +132,28 @@ function outcomeChecks(row: Row, what: string, expect: { ok: boolean; error?: st
   return checks;
 }
 
-async function runRegistry(row: RegistryRow, send: Send): Promise<Check[]> {
+async function runRegistry(row: RegistryRow, send: Send, profile: ProfileName): Promise<Check[]> {
   await send({ cmd: "registry", ...(row.registry?.timeoutMs !== undefined ? { timeoutMs: row.registry.timeoutMs } : {}) });
   const checks: Check[] = [];
-  for (const [index, step] of row.steps.entries()) checks.push(...(await runStep(row, step, index + 1, send)));
+  for (const [index, step] of row.steps.entries()) checks.push(...(await runStep(row, step, index + 1, send, profile)));
   return checks;
 }
 
-async function runStep(row: RegistryRow, step: Step, n: number, send: Send): Promise<Check[]> {
-  if (step.op === "concurrently") return runConcurrently(row, step.steps, n, send);
+async function runStep(row: RegistryRow, step: Step, n: number, send: Send, profile: ProfileName): Promise<Check[]> {
+  if (step.op === "concurrently") return runConcurrently(row, step.steps, n, send, profile);
   const reply = await send(requestOf(step));
   const runs = step.op === "call" && typeof reply.threw !== "string" ? objectField(reply, "runs", "call") : undefined;
-  return stepChecks(row, step, `step ${n}`, reply, runs);
+  return stepChecks(row, step, `step ${n}`, reply, runs, profile);
 }
 
 /** The protocol request a step makes. */
-function requestOf(step: SimpleStep): ConcurrentBody {
+function requestOf(step: SimpleStep): Body {
   switch (step.op) {
     case "register": {
-      const tool = step.tool;
+      const { tool } = step;
       const parameters = parametersTextOf(tool);
-      return { cmd: "register", tool: { name: tool.name, description: tool.description, parameters, behavior: tool.behavior }, ...(step.override ? { override: true } : {}) };
+      const record = { ...(tool.idempotent !== undefined ? { idempotent: tool.idempotent } : {}), ...(tool.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}), ...(tool.handler ? { handler: tool.handler } : {}) };
+      return { cmd: "register", tool: { name: tool.name, description: tool.description, parameters, behavior: tool.behavior, ...record }, ...(step.override ? { override: true } : {}) };
     }
     case "names":
       return { cmd: "names" };
@@ -114,14 +161,25 @@ function requestOf(step: SimpleStep): ConcurrentBody {
       return { cmd: "definitions" };
     case "call":
       return { cmd: "call", call: step.call };
+    case "get":
+      return { cmd: "get", name: step.name };
+    case "validate":
+      return { cmd: "validate", tool: step.name, instance: step.instance };
   }
+}
+
+/** The request of a step inside a `concurrently` batch, which takes registry requests only. */
+function concurrentRequestOf(step: SimpleStep): ConcurrentBody {
+  const body = requestOf(step);
+  if (body.cmd === "get" || body.cmd === "validate") throw new ProtocolError(`a "${body.cmd}" step cannot run inside "concurrently"`);
+  return body as ConcurrentBody;
 }
 
 /**
  * The checks of one step's reply. `runs` is the call's own record of tool runs; inside a batch
  * it is undefined and the runs are checked for the batch as a whole.
  */
-function stepChecks(row: RegistryRow, step: SimpleStep, label: string, reply: Record<string, unknown>, runs: unknown): Check[] {
+function stepChecks(row: RegistryRow, step: SimpleStep, label: string, reply: Record<string, unknown>, runs: unknown, profile: ProfileName): Check[] {
   switch (step.op) {
     case "register":
       return outcomeChecks(row, `${label}: register ${JSON.stringify(step.tool.name)}`, step.expect, reply);
@@ -131,18 +189,35 @@ function stepChecks(row: RegistryRow, step: SimpleStep, label: string, reply: Re
       return [check("verdict", row.tier, `${label}: definitions`, step.expect, arrayField(reply, "definitions", "definitions"), sameJson)];
     case "call":
       return callChecks(row, step, label, reply, runs);
+    case "get":
+      return getChecks(row, step, `${label}: get ${JSON.stringify(step.name)}`, reply);
+    case "validate": {
+      const what = `${label}: validate ${JSON.stringify(step.name)}`;
+      if ("refused" in step.expect) return outcomeChecks(row, what, { ok: false }, reply);
+      if (reply.ok === false) return [check("verdict", row.tier, `${what}: a registered tool`, "validated", `refused: ${stringField(reply, "error", "validate")}`)];
+      return errorChecks(row, `${what}: `, step.expect.errors, reply, profile, false);
+    }
   }
 }
 
+/** get(name): found or not (it raises), and every field of the record as registered. */
+function getChecks(row: RegistryRow, step: Extract<SimpleStep, { op: "get" }>, what: string, reply: Record<string, unknown>): Check[] {
+  if (typeof reply.found !== "boolean") throw new ProtocolError('get reply has no boolean "found"');
+  const word = (found: boolean) => (found ? "found" : "raises: not found");
+  const checks = [check("verdict", row.tier, what, word(step.expect.found), word(reply.found))];
+  if (step.expect.found && reply.found) checks.push(check("verdict", row.tier, `${what}: the record`, step.expect.record, objectField(reply, "record", "get"), sameJson));
+  return checks;
+}
+
 /** A batch: every step's request sent at once, each reply checked as alone, the tool runs checked together. */
-async function runConcurrently(row: RegistryRow, steps: SimpleStep[], n: number, send: Send): Promise<Check[]> {
-  const reply = await send({ cmd: "concurrently", requests: steps.map(requestOf) });
+async function runConcurrently(row: RegistryRow, steps: SimpleStep[], n: number, send: Send, profile: ProfileName): Promise<Check[]> {
+  const reply = await send({ cmd: "concurrently", requests: steps.map(concurrentRequestOf) });
   const replies = arrayField(reply, "replies", "concurrently");
   if (replies.length !== steps.length) throw new ProtocolError(`concurrently reply: ${replies.length} replies to ${steps.length} requests`);
   const checks = steps.flatMap((step, i) => {
     const sub = replies[i];
     if (typeof sub !== "object" || sub === null || Array.isArray(sub)) throw new ProtocolError(`concurrently reply: reply ${i + 1} is not an object`);
-    return stepChecks(row, step, `step ${n}.${i + 1}`, sub as Record<string, unknown>, undefined);
+    return stepChecks(row, step, `step ${n}.${i + 1}`, sub as Record<string, unknown>, undefined, profile);
   });
   const expected: Record<string, string[]> = {};
   for (const step of steps) if (step.op === "call" && step.expect.runs.length > 0) (expected[step.call.name] ??= []).push(...step.expect.runs);

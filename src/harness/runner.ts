@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import cliProgress from "cli-progress";
 import { resultOf, statusOf, type RowResult, type ScoreOptions } from "./outcome.js";
 import type { Send, StartReply } from "./protocol.js";
-import { appliesTo, messageTierOf, type Level, type ProfileName, type Row, type Section, type Tier } from "./rows.js";
+import { messageTierOf, rowsForProfile, type Level, type ProfileName, type Row, type Section, type Tier } from "./rows.js";
 import { ProtocolError, runRow } from "./run-row.js";
 import { SubjectError, type Session, type Subject } from "./subjects/subject.js";
 
@@ -48,8 +48,7 @@ export function filterMatches(filter: string, row: Pick<Row, "id" | "section">):
 /** The rows a selection takes, in corpus order, and the filters that took none (a likely typo). */
 export function selectRows(rows: readonly Row[], selection: Selection): { rows: Row[]; unmatched: string[] } {
   const filters = (selection.filters ?? []).map((filter) => ({ filter, pattern: globToRegExp(filter), hits: 0 }));
-  const taken = rows.filter((row) => {
-    if (!appliesTo(row, selection.profile)) return false;
+  const taken = rowsForProfile(rows, selection.profile).filter((row) => {
     if (selection.tiers && !selection.tiers.includes(row.tier)) {
       const texts = (selection.level ?? "messages") === "messages" && selection.tiers.includes(messageTierOf(row));
       if (!texts) return false;
@@ -226,7 +225,10 @@ function capabilityMissing(row: Row, hello: StartReply): string | undefined {
 /** The capabilities a row needs. */
 export function capabilitiesOf(row: Row): string[] {
   if (row.kind !== "registry") return ["validate"];
-  return row.steps.some((step) => step.op === "concurrently") ? ["registry", "concurrency"] : ["registry"];
+  const needs = ["registry"];
+  if (row.steps.some((step) => step.op === "concurrently")) needs.push("concurrency");
+  if (row.steps.some((step) => step.op === "get" || step.op === "validate")) needs.push("records");
+  return needs;
 }
 
 /** `send` with a deadline: a reply that never comes errors the row instead of hanging the run. */

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../harness/corpus.js";
-import { SECTIONS, type Section } from "../harness/rows.js";
+import { profileNamed, SECTIONS, type ProfileName, type Section } from "../harness/rows.js";
 
 // The pitfall mutants: mutants/sNN-slug.json, each a few find-and-replace edits
 // against the reference's sources. This module reads and checks them; build.ts
@@ -24,8 +24,13 @@ export interface Edit {
 export interface Mutant {
   /** s01, s02, … */
   id: string;
-  /** The row of the seed's pitfall table (section 5), or the spec section of a rule the table does not list ("§2.2"). */
+  /**
+   * The row of seed 000's pitfall table (section 5), the spec section of a rule the table does not
+   * list ("§2.2"), or where the lesson (seed 001) names the mistake ("lesson: register and override").
+   */
   pitfall: number | string;
+  /** The profiles whose corpus must kill it (default ["ag02"]): the lesson's own mistakes are lesson mutants. */
+  profiles: ProfileName[];
   title: string;
   /** The seed's symptom sentence. */
   symptom: string;
@@ -93,7 +98,12 @@ export function checkMutant(value: unknown, source: string): Omit<Mutant, "sourc
   if (!/^s\d{2}$/.test(id)) fail(`"id" must look like s01`);
   const pitfall = m.pitfall;
   const row = typeof pitfall === "number" && Number.isInteger(pitfall) && pitfall >= 1;
-  if (!row && !(typeof pitfall === "string" && /^§\d+(\.\d+)*$/.test(pitfall))) fail(`"pitfall" must be a row of the seed's pitfall table (a positive integer) or a spec section ("§2.2")`);
+  if (!row && !(typeof pitfall === "string" && /^(§\d+(\.\d+)*|lesson: \S.*)$/.test(pitfall))) {
+    fail(`"pitfall" must be a row of the seed's pitfall table (a positive integer), a spec section ("§2.2") or where the lesson names it ("lesson: register and override")`);
+  }
+  const named = m.profiles === undefined ? ["ag02"] : m.profiles;
+  if (!Array.isArray(named) || named.length === 0) return fail(`"profiles" must be a non-empty array of profile names`);
+  const profiles = named.map((name) => (typeof name === "string" ? profileNamed(name) : undefined) ?? fail(`unknown profile ${JSON.stringify(name)} (ag02 or lesson)`));
   const sections = m.sections;
   if (!Array.isArray(sections) || sections.length === 0) return fail(`"sections" must be a non-empty array of section names`);
   for (const section of sections) {
@@ -111,7 +121,12 @@ export function checkMutant(value: unknown, source: string): Omit<Mutant, "sourc
     if (find === replace) fail(`edit ${i + 1}: "replace" is the same as "find"`);
     return { file, find, replace };
   });
-  return { id, pitfall: pitfall as number | string, title: text("title"), symptom: text("symptom"), sections: sections as Section[], why: text("why"), edits: checked };
+  return { id, pitfall: pitfall as number | string, profiles, title: text("title"), symptom: text("symptom"), sections: sections as Section[], why: text("why"), edits: checked };
+}
+
+/** The mutants a profile's corpus must kill. */
+export function mutantsFor(catalog: readonly Mutant[], profile: ProfileName): Mutant[] {
+  return catalog.filter((mutant) => mutant.profiles.includes(profile));
 }
 
 export function isReferenceFile(file: string): boolean {

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import type { Fingerprint } from "../harness/diagnosis.js";
 import type { ScoreOptions } from "../harness/outcome.js";
 import { writeFileAtomic } from "../harness/report.js";
-import { appliesTo, type ProfileName, type Row } from "../harness/rows.js";
-import { loadCatalog, MutantError, type Mutant } from "./catalog.js";
+import { rowsForProfile, type ProfileName, type Row } from "../harness/rows.js";
+import { loadCatalog, MutantError, mutantsFor, type Mutant } from "./catalog.js";
 import { BUILT_DIR, readManifest } from "./load.js";
 import { fingerprints as matrixFingerprints } from "./matrix.js";
 
@@ -33,11 +33,11 @@ export interface FingerprintOptions extends ScoreOptions {
 const CACHE_VERSION = 2;
 
 export async function mutantFingerprints(options: FingerprintOptions): Promise<FingerprintResult> {
-  const rows = options.corpus.filter((row) => appliesTo(row, options.profile));
+  const rows = rowsForProfile(options.corpus, options.profile);
   let catalog: Mutant[];
   let file: string | undefined;
   try {
-    catalog = loadCatalog();
+    catalog = mutantsFor(loadCatalog(), options.profile);
     const dir = options.cacheDir === undefined ? BUILT_DIR : options.cacheDir;
     file = dir === null ? undefined : join(dir, `fingerprints-${cacheKey(rows, catalog, options)}.json`);
   } catch (error) {
@@ -60,8 +60,8 @@ export async function mutantFingerprints(options: FingerprintOptions): Promise<F
 export function cacheFingerprints(fingerprints: Fingerprint[], options: FingerprintOptions): void {
   if (options.cacheDir === null) return;
   try {
-    const rows = options.corpus.filter((row) => appliesTo(row, options.profile));
-    writeCache(join(options.cacheDir ?? BUILT_DIR, `fingerprints-${cacheKey(rows, loadCatalog(), options)}.json`), fingerprints);
+    const rows = rowsForProfile(options.corpus, options.profile);
+    writeCache(join(options.cacheDir ?? BUILT_DIR, `fingerprints-${cacheKey(rows, mutantsFor(loadCatalog(), options.profile), options)}.json`), fingerprints);
   } catch {
     // a cache is optional
   }

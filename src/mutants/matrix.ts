@@ -1,10 +1,10 @@
 import { signatureOf, type Fingerprint } from "../harness/diagnosis.js";
 import { isActive, statusOf, type ScoreOptions } from "../harness/outcome.js";
 import { runRow } from "../harness/run-row.js";
-import { appliesTo, LEVELS, SECTIONS, TIERS, type ProfileName, type Row, type Section } from "../harness/rows.js";
+import { LEVELS, rowsForProfile, SECTIONS, TIERS, type ProfileName, type Row, type Section } from "../harness/rows.js";
 import { inProcessSubject } from "../harness/subjects/in-process.js";
 import type { Subject } from "../harness/subjects/subject.js";
-import { loadCatalog, MutantError, type Mutant } from "./catalog.js";
+import { loadCatalog, MutantError, mutantsFor, type Mutant } from "./catalog.js";
 import { BUILT_DIR, loadMutant, readManifest } from "./load.js";
 
 // The kill matrix: the corpus against the reference and every pitfall mutant,
@@ -86,8 +86,7 @@ export async function runSubject(subject: Subject, rows: readonly Row[], options
   const started = performance.now();
   const profile = options.profile ?? "ag02";
   const failing: RowFailure[] = [];
-  for (const row of rows) {
-    if (!appliesTo(row, profile)) continue;
+  for (const row of rowsForProfile(rows, profile)) {
     const failure = await runOne(subject, row, profile, options);
     if (failure) failing.push(failure);
   }
@@ -147,7 +146,7 @@ export async function killMatrix(rows: readonly Row[], options: Partial<MatrixOp
   const opts: MatrixOptions = { ...STRICTEST, ...options };
   const profile = opts.profile ?? "ag02";
   if (!LEVELS.includes(opts.level)) throw new MutantError(`unknown level ${String(opts.level)}`);
-  const mutants = selectMutants(opts.catalog ?? loadCatalog(), opts.only);
+  const mutants = selectMutants(opts.catalog ?? mutantsFor(loadCatalog(), profile), opts.only);
   const dir = opts.dir ?? BUILT_DIR;
   const manifest = mutants.length > 0 ? readManifest(dir) : { mutants: {} };
   const subjects = await Promise.all(mutants.map((mutant) => loadMutant(mutant, dir, manifest)));
@@ -155,9 +154,9 @@ export async function killMatrix(rows: readonly Row[], options: Partial<MatrixOp
     runSubject(inProcessSubject("reference"), rows, opts),
     ...subjects.map((subject) => runSubject(subject, rows, opts)),
   ]);
-  const counts = Object.fromEntries(SECTIONS.map((s) => [s, rows.filter((r) => r.section === s && appliesTo(r, profile)).length])) as Record<Section, number>;
+  const applicable = rowsForProfile(rows, profile);
+  const counts = Object.fromEntries(SECTIONS.map((s) => [s, applicable.filter((r) => r.section === s).length])) as Record<Section, number>;
   const referenceFails = new Set(reference!.failing.map((f) => f.id));
-  const applicable = rows.filter((r) => appliesTo(r, profile));
   const verdicts = mutants.map((mutant, i) => verdictOf(mutant, runs[i]!, referenceFails, applicable));
   return {
     profile,
@@ -199,7 +198,7 @@ function verdictOf(mutant: Mutant, run: SubjectRun, referenceFails: ReadonlySet<
  * passes), how it fails it. A mutant's errored rows are left out: no answer is no signature.
  */
 export async function fingerprints(rows: readonly Row[], options: Partial<MatrixOptions> = {}): Promise<Fingerprint[]> {
-  const catalog = options.catalog ?? loadCatalog();
+  const catalog = options.catalog ?? mutantsFor(loadCatalog(), options.profile ?? "ag02");
   const matrix = await killMatrix(rows, { ...options, catalog });
   return matrix.mutants.map((verdict) => {
     const answers: Record<string, string> = {};

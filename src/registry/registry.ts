@@ -1,24 +1,47 @@
 import { compareCodePoints } from "../json/value.js";
-import { compile, SchemaError, type Schema, type ValidationError } from "../schema/compile.js";
+import { compile, isLesson, SchemaError, type Profile, type Schema, type ValidationError } from "../schema/compile.js";
 import { messages } from "../schema/messages.js";
 import { compareErrors, renderPath, type PathStyle } from "../schema/path.js";
 import { DOTTED_NAME_PATTERN, NAME_PATTERN } from "./names.js";
 import { Result } from "./result.js";
-import { parametersText, ToolError, type Tool } from "./tool.js";
+import { handlerKindOf, parametersText, ToolError, type HandlerKind, type Tool } from "./tool.js";
 import type { ToolCall, ToolDef } from "./wire.js";
 
-export type Profile = "ag02" | "pointer";
+export type { Profile };
 
 export interface RegistryOptions {
   /** A call whose tool has not finished by then fails and its signal aborts. Default 30 s. */
   timeoutMs?: number;
-  /** `ag02` (default) or `pointer`: JSON Pointer paths, registration-order names, dotted names. */
+  /**
+   * `ag02` (default) or `lesson` (`pointer` is its former name): JSON Pointer paths, registration-order
+   * names, dotted names, override, the lesson's schema dialect (see compile).
+   */
   profile?: Profile;
 }
 
 export interface RegisterOptions {
-  /** Pointer profile only: replace a tool of the same name instead of refusing it. */
+  /** Lesson profile only: replace a tool of the same name instead of refusing it. */
   override?: boolean;
+  /** Kept in the tool's record (the lesson's `idempotent`, for a dispatcher's retries). Default false. */
+  idempotent?: boolean;
+  /** Kept in the tool's record (the lesson's `timeout_ms`, a dispatcher's per-tool timeout): a non-negative integer, or null (default). */
+  timeoutMs?: number | null;
+}
+
+/** What `get` returns: the lesson's ToolRecord, with the schema as a JSON value. */
+export interface ToolRecord {
+  name: string;
+  description: string;
+  /** The parameters schema as registered, parsed; `{"type":"object"}` for a tool without one. */
+  schema: unknown;
+  idempotent: boolean;
+  timeoutMs: number | null;
+  handler: HandlerKind;
+}
+
+/** `get` or `validate` on a name that is not registered. */
+export class LookupError extends Error {
+  override name = "LookupError";
 }
 
 interface Entry {
@@ -26,36 +49,47 @@ interface Entry {
   readonly schema: Schema;
   readonly description: string;
   readonly parametersText: string;
+  readonly idempotent: boolean;
+  readonly timeoutMs: number | null;
+  readonly handler: HandlerKind;
 }
 
 /** The tools an agent can call. Safe for concurrent calls; `call` never throws or rejects. */
 export class Registry {
   private readonly entries = new Map<string, Entry>();
   private readonly timeoutMs: number;
-  private readonly profile: Profile;
+  private readonly profile: Profile | undefined;
+  private readonly lesson: boolean;
 
   constructor(options: RegistryOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.profile = options.profile ?? "ag02";
+    this.profile = options.profile;
+    this.lesson = isLesson(options.profile);
   }
 
   /** Adds a tool, or returns why it cannot be added (the registry is then unchanged). */
   register(tool: Tool, options: RegisterOptions = {}): Error | undefined {
     const { name, description } = tool.definition();
-    const pattern = this.profile === "pointer" ? DOTTED_NAME_PATTERN : NAME_PATTERN;
+    const pattern = this.lesson ? DOTTED_NAME_PATTERN : NAME_PATTERN;
     if (typeof name !== "string" || !pattern.test(name)) return new Error(messages.badName(String(name), pattern.source));
-    const replacing = this.profile === "pointer" && options.override === true;
+    const replacing = this.lesson && options.override === true;
     if (this.entries.has(name) && !replacing) return new Error(messages.duplicateTool(name));
     const text = parametersText(tool);
     let schema: Schema;
     try {
-      schema = compile(text);
+      schema = compile(text, { profile: this.profile });
     } catch (error) {
       if (error instanceof SchemaError) return new Error(messages.badParameters(name, error.message));
       throw error;
     }
     if (!declaresObject(text)) return new Error(messages.notObjectParameters(name));
-    this.entries.set(name, { tool, schema, description: String(description ?? ""), parametersText: text });
+    const { idempotent = false, timeoutMs = null } = options;
+    if (typeof idempotent !== "boolean") return new Error(messages.invalidRecord(name, "idempotent must be a boolean"));
+    if (timeoutMs !== null && !(Number.isSafeInteger(timeoutMs) && timeoutMs >= 0)) {
+      return new Error(messages.invalidRecord(name, "timeoutMs must be a non-negative integer or null"));
+    }
+    const handler = handlerKindOf(tool.execute);
+    this.entries.set(name, { tool, schema, description: String(description ?? ""), parametersText: text, idempotent, timeoutMs, handler });
     return undefined;
   }
 
@@ -68,14 +102,28 @@ export class Registry {
     return this;
   }
 
-  get(name: string): Tool | undefined {
-    return this.entries.get(name)?.tool;
+  /** The tool's record (a fresh copy each time); throws a LookupError for a name that is not registered. */
+  get(name: string): ToolRecord {
+    const entry = this.entry(name);
+    const { description, idempotent, timeoutMs, handler } = entry;
+    return { name, description, schema: JSON.parse(entry.parametersText), idempotent, timeoutMs, handler };
   }
 
-  /** Tool names, sorted (the pointer profile keeps registration order). */
+  /** Validates argument text against the tool's schema (errors as Schema.validateJSON); throws a LookupError for a name that is not registered. */
+  validate(name: string, argumentsText: string): ValidationError[] {
+    return this.entry(name).schema.validateJSON(argumentsText);
+  }
+
+  private entry(name: string): Entry {
+    const entry = this.entries.get(name);
+    if (!entry) throw new LookupError(messages.unknownTool(name, this.names().sort(compareCodePoints)));
+    return entry;
+  }
+
+  /** Tool names, sorted (the lesson profile keeps registration order). */
   names(): string[] {
     const names = [...this.entries.keys()];
-    return this.profile === "pointer" ? names : names.sort(compareCodePoints);
+    return this.lesson ? names : names.sort(compareCodePoints);
   }
 
   /** Definitions sorted by name, so the prompt is the same bytes on every run. Fresh copies each time. */
@@ -110,7 +158,7 @@ export class Registry {
   }
 
   private render(errors: ValidationError[]): string[] {
-    const style: PathStyle = this.profile === "pointer" ? "pointer" : "dollar";
+    const style: PathStyle = this.lesson ? "pointer" : "dollar";
     return errors
       .map((error) => ({ path: renderPath(error.segments, style), message: error.message }))
       .sort(compareErrors)

@@ -3,6 +3,14 @@ import type { ToolDef } from "./wire.js";
 /** Runs a tool on arguments that already passed its schema; returns the text the model reads. */
 export type ToolFunction = (args: string, signal: AbortSignal) => string | Promise<string>;
 
+/** Whether a handler is an async function (the lesson's records tell the two apart). */
+export type HandlerKind = "sync" | "async";
+
+/** An `async` function is "async"; any other function is "sync", even one that returns a promise. */
+export function handlerKindOf(fn: ToolFunction): HandlerKind {
+  return fn.constructor.name === "AsyncFunction" ? "async" : "sync";
+}
+
 /** A tool: its definition (the contract with the model) and what it does. */
 export interface Tool {
   definition(): ToolDef;
@@ -33,7 +41,12 @@ export class FuncTool implements Tool {
     /** The parameters schema as JSON text; undefined or blank means `{"type":"object"}`. */
     readonly schemaText: string | undefined,
     readonly execute: ToolFunction,
-  ) {}
+  ) {
+    this.handlerKind = handlerKindOf(execute);
+  }
+
+  /** Whether `execute` is an async function. */
+  readonly handlerKind: HandlerKind;
 
   /** The parameters as a JSON value; text that is not JSON stays text (register refuses it, with the reason). */
   definition(): ToolDef {

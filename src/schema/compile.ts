@@ -1,9 +1,22 @@
 import { JsonSyntaxError, parseJSON } from "../json/parse.js";
-import { compareCodePoints, type JsonValue } from "../json/value.js";
-import type { Check, CompileContext, Issue } from "./keyword.js";
-import { ANNOTATIONS, KEYWORDS } from "./keywords/index.js";
+import { compareCodePoints, type JsonObject, type JsonValue } from "../json/value.js";
+import type { Check, CompileContext, Issue, Keyword } from "./keyword.js";
+import { ANNOTATIONS, KEYWORDS, LESSON_KEYWORDS } from "./keywords/index.js";
 import { messages } from "./messages.js";
 import { compareErrors, formatPath, formatPointer, segmentsOf, type Segment } from "./path.js";
+
+/** `ag02` (seed 000, the default) or `lesson` (seed 001; `pointer` is its former name). */
+export type Profile = "ag02" | "lesson" | "pointer";
+
+/** Whether a profile is the lesson's. */
+export function isLesson(profile: Profile | undefined): boolean {
+  return profile === "lesson" || profile === "pointer";
+}
+
+export interface CompileOptions {
+  /** The dialect: ag02 (default) reads patterns as RE2; lesson reads them as ECMA-262 and resolves local `$ref`s. */
+  readonly profile?: Profile;
+}
 
 /** A schema outside the subset, or not a schema at all. */
 export class SchemaError extends Error {
@@ -17,6 +30,8 @@ export class ValidationError {
   constructor(
     readonly segments: readonly Segment[],
     readonly message: string,
+    /** The type the schema expected, on a `type` mismatch only (the lesson's expected_type); "a or b" for a list. */
+    readonly expectedType?: string,
   ) {
     this.path = formatPath(segments);
   }
@@ -46,12 +61,12 @@ export class Schema {
   validate(value: JsonValue): ValidationError[] {
     const issues: Issue[] = [];
     this.check(value, undefined, issues);
-    return issues.map((issue) => new ValidationError(segmentsOf(issue.at), issue.message)).sort(compareErrors);
+    return issues.map((issue) => new ValidationError(segmentsOf(issue.at), issue.message, issue.expectedType)).sort(compareErrors);
   }
 }
 
-/** Compiles schema text, refusing anything outside the subset with one SchemaError. */
-export function compile(text: string): Schema {
+/** Compiles schema text, refusing anything outside the profile's subset with one SchemaError. */
+export function compile(text: string, options: CompileOptions = {}): Schema {
   let value: JsonValue;
   try {
     value = parseJSON(text);
@@ -59,25 +74,48 @@ export function compile(text: string): Schema {
     if (error instanceof JsonSyntaxError) throw new SchemaError(error.message);
     throw error;
   }
-  return new Schema(compileNode(value, []));
+  const keywords = isLesson(options.profile) ? LESSON_KEYWORDS : KEYWORDS;
+  const state: State = { root: value, keywords, targets: new Map(), loops: new Map([[undefined, []]]) };
+  const check = compileNode(value, [], state, undefined);
+  refuseLoops(state.loops);
+  return new Schema(check);
 }
+
+/** What one compile shares between its nodes. */
+interface State {
+  readonly root: JsonValue;
+  readonly keywords: ReadonlyMap<string, Keyword>;
+  /** Each referenced definition, compiled once, by its pointer ("#/definitions/node"). */
+  readonly targets: Map<string, { check?: Check }>;
+  /**
+   * Which definitions each definition refers to without stepping into the value (a loop there never
+   * ends); under undefined, those referred to from the root or from inside the value.
+   */
+  readonly loops: Map<string | undefined, string[]>;
+}
+
+/** Keywords whose subschemas apply to the value itself; every other keyword steps into a part of it. */
+const IN_PLACE = new Set(["anyOf"]);
+
+const LOCAL_REF = /^#\/(definitions|\$defs)\/([^/]+)$/;
 
 /**
  * Compiles one schema object. Keywords are read in code-point order, depth first,
  * so the first problem reported is the same on every run.
  */
-function compileNode(schema: JsonValue, location: readonly Segment[]): Check {
+function compileNode(schema: JsonValue, location: readonly Segment[], state: State, owner: string | undefined): Check {
   const at = pointerOf(location);
   if (!(schema instanceof Map)) throw new SchemaError(messages.notASchema(at));
   let typeCheck: Check | undefined;
   const checks: Check[] = [];
   for (const name of [...schema.keys()].sort(compareCodePoints)) {
     if (ANNOTATIONS.has(name)) continue;
-    const keyword = KEYWORDS.get(name);
+    const keyword = state.keywords.get(name);
     if (!keyword) throw new SchemaError(messages.unsupportedKeyword(name, at));
     const context: CompileContext = {
       schema,
-      subschema: (value, ...steps) => compileNode(value, [...location, name, ...steps]),
+      subschema: (value, ...steps) => compileNode(value, [...location, name, ...steps], state, IN_PLACE.has(name) ? owner : undefined),
+      reference: (ref) => reference(ref, at, state, owner),
       refuse: (shape) => {
         throw new SchemaError(messages.badKeyword(name, at, shape));
       },
@@ -98,6 +136,57 @@ function compileNode(schema: JsonValue, location: readonly Segment[]): Check {
     }
     for (const check of checks) check(value, at, issues);
   };
+}
+
+/**
+ * A check that runs the definition a local `$ref` names. Each definition compiles once, on its
+ * first reference; a reference met while it compiles (recursion) finds it through the same cell.
+ */
+function reference(ref: string, at: string, state: State, owner: string | undefined): Check {
+  const match = LOCAL_REF.exec(ref);
+  if (!match) throw new SchemaError(messages.nonLocalRef(ref, at));
+  const block = match[1]!;
+  // the fragment is percent-encoded (a URI's), then a JSON Pointer segment: ~1 is "/", ~0 is "~"
+  let name: string;
+  try {
+    name = decodeURIComponent(match[2]!);
+  } catch {
+    throw new SchemaError(messages.unresolvedRef(ref, at));
+  }
+  name = name.replaceAll("~1", "/").replaceAll("~0", "~");
+  // compileNode refused a root that is not an object before any keyword compiled
+  const definitions = (state.root as JsonObject).get(block);
+  const target = definitions instanceof Map ? definitions.get(name) : undefined;
+  if (target === undefined) throw new SchemaError(messages.unresolvedRef(ref, at));
+  const location = [block, name];
+  const key = pointerOf(location);
+  let cell = state.targets.get(key);
+  if (!cell) {
+    cell = {};
+    state.targets.set(key, cell);
+    state.loops.set(key, []);
+    cell.check = compileNode(target, location, state, key);
+  }
+  // the owner is undefined or a definition compiled here, so its list exists
+  state.loops.get(owner)!.push(key);
+  const found = cell;
+  return (value, at, issues) => found.check!(value, at, issues);
+}
+
+/** Refuses a cycle of references that never steps into the value: validating would never end. */
+function refuseLoops(loops: ReadonlyMap<string | undefined, readonly string[]>): void {
+  const done = new Set<string | undefined>();
+  const visit = (key: string | undefined, path: readonly (string | undefined)[]) => {
+    // a loop is of definitions only: nothing refers to undefined
+    if (path.includes(key)) throw new SchemaError(messages.refLoop([...path.slice(path.indexOf(key)), key] as string[]));
+    // each definition is explored once, so many paths to it cost no more than one
+    if (done.has(key)) return;
+    for (const next of loops.get(key)!) visit(next, [...path, key]);
+    done.add(key);
+  };
+  // every definition a reference compiled is reached from undefined
+  // Stryker disable next-line ArrayDeclaration: a stray first element is never a definition, so no loop can start at it
+  visit(undefined, []);
 }
 
 function pointerOf(location: readonly Segment[]): string {

@@ -5,6 +5,8 @@ import type { Location, Segment } from "./path.js";
 export interface Issue {
   readonly at: Location | undefined;
   readonly message: string;
+  /** Set by `type` on a mismatch: the type (or types) the schema expected. */
+  readonly expectedType?: string;
 }
 
 /** A compiled keyword: checks one value, appending what it finds to `issues`. */
@@ -16,6 +18,8 @@ export interface CompileContext {
   readonly schema: JsonObject;
   /** Compiles a subschema found under this keyword, at the given steps below it. */
   subschema(value: JsonValue, ...steps: Segment[]): Check;
+  /** Resolves a `$ref` (lesson profile): a check that runs the referenced schema; a ref that does not resolve is refused. */
+  reference(ref: string): Check;
   /** Refuses the keyword's value: `"minLength" at # must be SHAPE`. */
   refuse(shape: string): never;
   /** Refuses the schema with a message of the keyword's own. */

@@ -33,12 +33,16 @@ export const messages = {
   unknownType: (name: string, at: string) => `unknown type ${quote(name)} at ${at}`,
   badKeyword: (keyword: string, at: string, shape: string) => `${quote(keyword)} at ${at} must be ${shape}`,
   badPattern: (pattern: string, at: string, reason: string) => `invalid pattern ${quote(pattern)} at ${at}: ${reason}`,
+  nonLocalRef: (ref: string, at: string) => `$ref ${quote(ref)} at ${at} is not local: only "#/definitions/NAME" and "#/$defs/NAME" are supported`,
+  unresolvedRef: (ref: string, at: string) => `$ref ${quote(ref)} at ${at} does not resolve`,
+  refLoop: (loop: readonly string[]) => `$ref loop that never steps into the value: ${loop.join(" -> ")}`,
 
   // registry
   badName: (name: string, pattern: string) => `invalid tool name ${quote(name)}: must match ${pattern}`,
   duplicateTool: (name: string) => `tool ${quote(name)} is already registered`,
   notObjectParameters: (name: string) => `tool ${quote(name)}: parameters must have "type": "object"`,
   badParameters: (name: string, reason: string) => `tool ${quote(name)}: invalid parameters: ${reason}`,
+  invalidRecord: (name: string, reason: string) => `tool ${quote(name)}: ${reason}`,
   unknownTool: (name: string, available: readonly string[]) =>
     `unknown tool ${quote(name)} (available: ${available.length ? available.join(", ") : "none"})`,
   invalidArguments: (name: string, errors: readonly string[]) => [`invalid arguments for ${name}:`, ...errors].join("\n"),

@@ -1,13 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import cliProgress from "cli-progress";
 import { Option, type Command } from "commander";
+import { GENERATED_NOT_LESSON_CORE } from "../../fuzz/fresh.js";
 import { fuzz, type Finding, type FuzzOutcome } from "../../fuzz/fuzz.js";
 import { firstFailure } from "../../harness/outcome.js";
 import { writeFileAtomic } from "../../harness/report.js";
 import { noWorkflowCommands, shellQuote } from "../../harness/reporters/text.js";
 import { paintFor } from "../../harness/reporters/terminal.js";
-import { LEVELS, PROFILES, type Level, type ProfileName, type Row, type Tier } from "../../harness/rows.js";
-import { newSeed, parseDuration, parseSeed, positiveInt } from "../arguments.js";
+import { LEVELS, type Level, type ProfileName, type Row, type Tier } from "../../harness/rows.js";
+import { newSeed, parseDuration, parseSeed, positiveInt, profileOption } from "../arguments.js";
 import { EXIT, UsageError } from "../errors.js";
 import { parseTiers, resolveSubject, writeFailure } from "./score.js";
 
@@ -42,7 +43,7 @@ export function register(program: Command): void {
     .argument("[subject]", 'built-in subject: "reference" or "mutant:sNN"')
     .option("--subject <command>", "a command speaking the stdio protocol (conformance/PROTOCOL.md), run through the shell")
     .option("--module <path>", "a JavaScript module exporting the reference's API, loaded in-process")
-    .addOption(new Option("--profile <profile>", "contract profile").choices(PROFILES).default("ag02"))
+    .addOption(profileOption())
     .option("--tier <tiers>", "tiers compared: core (default: only what the spec fixes, in the domain every honest implementation handles); hardening widens the generators (numbers beyond float64, lone surrogates, duplicate keys, RE2-only patterns, timeouts)", collect, [])
     .addOption(new Option("--level <level>", "how strictly answers are compared").choices(LEVELS).default("messages"))
     .option("--seed <n>", "the random seed (default: a new one, printed so the run can be replayed)")
@@ -62,6 +63,7 @@ async function fuzzCommand(positional: string | undefined, flags: FuzzFlags): Pr
   const given = [positional !== undefined, flags.subject !== undefined, flags.module !== undefined].filter(Boolean).length;
   if (given !== 1) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
   const tiers = parseTiers(flags.tier, ["core"]);
+  if (flags.profile === "lesson" && tiers.join() === "core") throw new UsageError(GENERATED_NOT_LESSON_CORE);
   const seed = flags.seed === undefined ? newSeed() : parseSeed(flags.seed);
   const runs = positiveInt(flags.runs, "--runs")!;
   const timeMs = parseDuration(flags.time, "--time");

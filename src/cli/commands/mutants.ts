@@ -1,5 +1,7 @@
 import { pitfallLabel } from "../../harness/diagnosis.js";
 import { Option, type Command } from "commander";
+import type { ProfileName } from "../../harness/rows.js";
+import { profileOption } from "../arguments.js";
 import { loadCorpus } from "../../harness/corpus.js";
 import { SECTIONS, type Section } from "../../harness/rows.js";
 import { MutantError } from "../../mutants/catalog.js";
@@ -23,11 +25,12 @@ export function register(program: Command): void {
     .description("run the corpus against the reference and the pitfall mutants (s01-s17 and later) and print the kill matrix (exit 0 only when the reference passes every row and every mutant is killed by its seed-named sections)")
     .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text"))
     .option("--only <ids...>", "only these mutants (e.g. --only s03 s17, or s03,s17)")
-    .action(async (options: { format: "text" | "json"; only?: string[] }) => {
+    .addOption(profileOption("the profile whose mutants and rows: ag02 (seed 000's pitfalls, the default) or lesson (the lesson's own mistakes, on its rows)"))
+    .action(async (options: { format: "text" | "json"; only?: string[]; profile: ProfileName }) => {
       const only = options.only?.flatMap((id) => id.split(",")).map((id) => id.trim()).filter(Boolean);
       let matrix: KillMatrix;
       try {
-        matrix = await killMatrix(loadCorpus(), { only });
+        matrix = await killMatrix(loadCorpus(), { only, profile: options.profile });
       } catch (error) {
         if (error instanceof MutantError) throw new UsageError(error.message);
         throw error;
@@ -55,7 +58,9 @@ export function renderMatrix(matrix: KillMatrix): string {
   out.push(row(["", "rows", ...SECTIONS.map((s) => String(matrix.rows[s]))]));
   for (const m of matrix.mutants) {
     const cells = SECTIONS.map((s) => (m.sections.includes(s) ? "*" : "") + (m.bySection[s] === 0 ? "." : String(m.bySection[s])));
-    out.push(row([m.id, String(m.pitfall), ...cells]) + `  ${m.killed ? "yes" : "NO"}`);
+    // the lesson's mistakes say where it names them below; the column just says whose they are
+    const pitfall = typeof m.pitfall === "string" && m.pitfall.startsWith("lesson:") ? "lesson" : String(m.pitfall);
+    out.push(row([m.id, pitfall, ...cells]) + `  ${m.killed ? "yes" : "NO"}`);
   }
   out.push("");
   for (const m of matrix.mutants) {

@@ -14,7 +14,7 @@ import { formatGradescope, VISIBILITIES, type Visibility } from "../../harness/r
 import { renderHtml } from "../../harness/reporters/html.js";
 import { renderMarkdown } from "../../harness/reporters/markdown.js";
 import { paintFor, renderTerminal, type Paint } from "../../harness/reporters/terminal.js";
-import { LEVELS, PROFILES, SECTIONS, TIERS, type Level, type ProfileName, type Section, type Tier } from "../../harness/rows.js";
+import { LEVELS, SECTIONS, TIERS, type Level, type ProfileName, type Section, type Tier } from "../../harness/rows.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, selectRows, type Run } from "../../harness/runner.js";
 import { createSandbox, DEFAULT_LIMITS, formatSize, parseSize, SANDBOX_MODES, SandboxError, type Limits, type Sandbox, type SandboxMode } from "../../harness/sandbox/index.js";
 import { failingIds, formatPercent, passes, score } from "../../harness/scoring.js";
@@ -25,9 +25,9 @@ import { loadCatalog, MutantError } from "../../mutants/catalog.js";
 import { mutantFingerprints } from "../../mutants/fingerprints.js";
 import { loadMutant } from "../../mutants/load.js";
 import { demo } from "../demo.js";
-import { newSeed, parseDuration, parseSeed, positiveInt } from "../arguments.js";
+import { newSeed, parseDuration, parseSeed, positiveInt, profileOption } from "../arguments.js";
 import { EXIT, UsageError } from "../errors.js";
-import { freshRows } from "../../fuzz/fresh.js";
+import { freshRows, GENERATED_NOT_LESSON_CORE } from "../../fuzz/fresh.js";
 
 // `tool-conformance score`: scores one subject against the corpus and writes its reports;
 // with no subject, scores the reference and every pitfall mutant (the demo).
@@ -92,7 +92,7 @@ export function register(program: Command): void {
     .option("--subject <command>", "a command speaking the stdio protocol (conformance/PROTOCOL.md), run through the shell")
     .option("--module <path>", "a JavaScript module exporting the reference's API (compile, Registry, newTool, …), loaded in-process")
     .option("--label <name>", "the subject's name in reports (default: the command, module or built-in name); merge uses it")
-    .addOption(new Option("--profile <profile>", "contract profile").choices(PROFILES).default("ag02"))
+    .addOption(profileOption())
     .option("--tier <tiers>", `tiers to score, repeatable or comma-separated: ${TIERS.join(", ")}, or all (default: core, what the spec fixes; the demo: all)`, collect, [])
     .addOption(new Option("--level <level>", "how strictly answers are compared").choices(LEVELS).default("messages"))
     .option("--filter <glob>", "only rows whose id (or section name) matches; * is any text; repeatable", collect, [])
@@ -157,6 +157,7 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   // generated cases: the same for every subject scored with this seed, a part of their own
   if (flags.seed !== undefined && flags.fresh === undefined) throw new UsageError("--seed says what --fresh N generates from: give --fresh too");
   const fresh = flags.fresh === undefined ? undefined : { count: positiveInt(flags.fresh, "--fresh")!, seed: flags.seed === undefined ? newSeed() : parseSeed(flags.seed) };
+  if (fresh && flags.profile === "lesson" && tiers.join() === "core") throw new UsageError(`--fresh: ${GENERATED_NOT_LESSON_CORE}`);
   const generated = fresh ? await freshRows(fresh.count, fresh.seed, flags.profile, tiers) : [];
   const { rows, unmatched } = selectRows([...corpus, ...generated], { profile: flags.profile, tiers, level: flags.level, filters: flags.filter });
   if (unmatched.length > 0) throw new UsageError(`--filter ${unmatched.map((f) => JSON.stringify(f)).join(", ")} matches no row (ids look like validate/type/integer-3.0; * matches any text)`);

@@ -1,7 +1,8 @@
-import { InvalidArgumentError, Option, type Command } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
 import type { Body } from "../../harness/protocol.js";
 import { PROTOCOL_VERSION } from "../../harness/protocol.js";
-import { PROFILES, type ProfileName } from "../../harness/rows.js";
+import type { ProfileName } from "../../harness/rows.js";
+import { profileOption } from "../arguments.js";
 import { stdioSubject } from "../../harness/subjects/stdio.js";
 import { describeImplementation, SubjectError, type Session } from "../../harness/subjects/subject.js";
 import { EXIT } from "../errors.js";
@@ -17,7 +18,14 @@ const WEATHER = JSON.stringify({
   additionalProperties: false,
 });
 const WORKED_EXAMPLE = '{"days": "3", "unit": "kelvin", "country": "FR"}';
-const EXPECTED_PATHS: Record<ProfileName, string[]> = { ag02: ["$", "$", "$.days", "$.unit"], pointer: ["", "", "/days", "/unit"] };
+/** The lesson's own example: `{"a": {"b": [1, 2, "x"]}}` fails at /a/b/2. */
+const LESSON_SCHEMA = JSON.stringify({ type: "object", properties: { a: { type: "object", properties: { b: { type: "array", items: { type: "number" } } } } } });
+const LESSON_EXAMPLE = '{"a": {"b": [1, 2, "x"]}}';
+/** What smoke asks each profile to validate, and the error paths it expects. */
+const EXAMPLES: Record<ProfileName, { schema: string; instance: string; paths: string[]; what: string }> = {
+  ag02: { schema: WEATHER, instance: WORKED_EXAMPLE, paths: ["$", "$", "$.days", "$.unit"], what: "the worked example gives its four errors, at the right paths, in order" },
+  lesson: { schema: LESSON_SCHEMA, instance: LESSON_EXAMPLE, paths: ["/a/b/2"], what: "the lesson's example fails at /a/b/2" },
+};
 const VALID_CALL = '{"city":"Paris","days":3}';
 
 interface Options {
@@ -32,7 +40,7 @@ export function register(program: Command): void {
     .command("smoke")
     .description("check in a second that an adapter speaks the protocol: handshake, one compile, one validate, one registry round (exit 0 ok, 1 it answered wrongly, 3 it could not start)")
     .requiredOption("--subject <command>", 'the adapter\'s command line, run through the shell (e.g. "python3 adapter.py")')
-    .addOption(new Option("--profile <profile>", "the profile to ask for").choices([...PROFILES]).default("ag02"))
+    .addOption(profileOption("the profile to ask for: ag02 (default) or lesson (pointer is its older name)"))
     .option("--timeout <ms>", "how long to wait for each reply", milliseconds, 2000)
     .option("--start-timeout <ms>", "how long to wait for the process to start and answer the handshake", milliseconds, 10_000)
     .action(async (options: Options) => {
@@ -58,6 +66,7 @@ export async function smoke(options: Options, print: (line: string) => void): Pr
   print(
     `ok    start     ${describeImplementation(hello.implementation)}, protocol ${PROTOCOL_VERSION}, profiles ${hello.profiles.join(", ")}, capabilities ${hello.capabilities.join(", ") || "none"}`,
   );
+  const lesson = options.profile === "lesson";
   let failed = false;
   let warned = false;
   /** Sends one request; prints FAIL (protocol broken) or warn lines (answer differs from the spec). Returns the reply if it kept the protocol. */
@@ -87,24 +96,28 @@ export async function smoke(options: Options, print: (line: string) => void): Pr
       print('FAIL  start     the subject announces neither the "validate" nor the "registry" capability: there is nothing to score');
     }
     if (hasValidate) {
-      const compiled = await step("compile", { cmd: "compile", schema: WEATHER }, (reply) =>
-        reply.ok === true ? [] : [`the seed's get_weather schema was refused: ${String(reply.error)}`],
+      const example = EXAMPLES[options.profile];
+      const compiled = await step("compile", { cmd: "compile", schema: example.schema }, (reply) =>
+        reply.ok === true ? [] : [`the ${lesson ? "lesson's example" : "seed's get_weather"} schema was refused: ${String(reply.error)}`],
       );
-      if (compiled?.clean) ok("compile", "the seed's get_weather schema compiles");
+      if (compiled?.clean) ok("compile", `the ${lesson ? "lesson's example" : "seed's get_weather"} schema compiles`);
       if (compiled) {
-        const expected = EXPECTED_PATHS[options.profile];
-        const validated = await step("validate", { cmd: "validate", schema: WEATHER, instance: WORKED_EXAMPLE }, (reply) => {
-          if (reply.ok !== true) return [`the seed's get_weather schema was refused: ${String(reply.error)}`];
+        const validated = await step("validate", { cmd: "validate", schema: example.schema, instance: example.instance }, (reply) => {
+          if (reply.ok !== true) return [`the schema was refused: ${String(reply.error)}`];
           const paths = (reply.errors as { path: string }[]).map((e) => e.path);
-          return sameList(paths, expected) ? [] : [`the worked example should give errors at ${JSON.stringify(expected)}, got ${JSON.stringify(paths)} (run score for the details)`];
+          return sameList(paths, example.paths) ? [] : [`${example.instance} should give errors at ${JSON.stringify(example.paths)}, got ${JSON.stringify(paths)} (run score for the details)`];
         });
-        if (validated?.clean) ok("validate", "the worked example gives its four errors, at the right paths, in order");
+        if (validated?.clean) ok("validate", example.what);
       }
     } else {
       print('skip  validate  the subject does not announce the "validate" capability');
     }
     if (!hasRegistry) print('skip  registry  the subject does not announce the "registry" capability');
-    else if (!failed) await registryRound(step, ok, hello.capabilities.includes("concurrency"));
+    else if (!failed && !lesson) await registryRound(step, ok, hello.capabilities.includes("concurrency"));
+    if (lesson && !failed) {
+      if (hello.capabilities.includes("records")) await recordsRound(step, ok);
+      else print('skip  records   the subject does not announce the "records" capability (register with record fields, get, validate by name): the lesson profile\'s registry rows need it');
+    }
   } finally {
     await session.close();
   }
@@ -150,6 +163,30 @@ async function registryRound(step: Step, ok: (name: string, text: string) => voi
     return sameList(runs, calls.slice().sort()) ? [] : [`three calls at once should run the tool once each; runs reports ${JSON.stringify(runs)}`];
   });
   if (batch?.clean) ok("parallel", "three calls at once: each ran once with its own arguments");
+}
+
+/** The lesson's registry: a record registered with its fields, read back with get, validate by name. */
+async function recordsRound(step: Step, ok: (name: string, text: string) => void): Promise<void> {
+  if (!(await step("registry", { cmd: "registry" }, () => []))) return;
+  const tool = { name: "weather.current", description: "Current weather for a city", parameters: WEATHER, behavior: { kind: "echo" as const }, idempotent: true, timeoutMs: 2500, handler: "async" as const };
+  const registered = await step("register", { cmd: "register", tool }, (reply) => (reply.ok === true ? [] : [`a tool named "weather.current" was refused: ${String(reply.error)}`]));
+  if (!registered) return;
+  const got = await step("get", { cmd: "get", name: "weather.current" }, (reply) => {
+    if (reply.found !== true) return [`get("weather.current") raised: ${String(reply.error)}`];
+    const record = reply.record as Record<string, unknown>;
+    const wanted = { name: tool.name, description: tool.description, idempotent: true, timeoutMs: 2500, handler: "async" };
+    const differ = Object.entries(wanted).filter(([field, value]) => record[field] !== value);
+    return differ.map(([field, value]) => `get returns ${field} ${JSON.stringify(record[field])}, registered as ${JSON.stringify(value)}`);
+  });
+  if (got?.clean) ok("get", "the record comes back with every field as registered");
+  const validated = await step("validate", { cmd: "validate", tool: "weather.current", instance: '{"city": 42}' }, (reply) => {
+    if (reply.ok !== true) return [`validate("weather.current", …) raised: ${String(reply.error)}`];
+    const errors = reply.errors as { path: string; expectedType?: string | null }[];
+    return errors.length === 1 && errors[0]!.path === "/city" && errors[0]!.expectedType === "string"
+      ? []
+      : [`{"city": 42} should give one error at /city with expected_type string, got ${JSON.stringify(errors)}`];
+  });
+  if (validated?.clean) ok("validate", "validate by name: /city, with expected_type string");
 }
 
 function printStderr(stderr: string | undefined, print: (line: string) => void): void {

@@ -3,6 +3,7 @@ import { createHandler, type ReferenceApi } from "../handler.js";
 import type { Request, StartReply } from "../protocol.js";
 import { PROTOCOL_VERSION } from "../protocol.js";
 import { SubjectError, type Session, type Subject } from "./subject.js";
+import { offersProfile } from "../rows.js";
 
 /**
  * A TypeScript module with the reference's API, run in this process: the reference
@@ -22,7 +23,7 @@ export function handlerSubject(label: string, makeHandler: () => (request: Reque
       let seq = 0;
       const send = async (body: object) => handle({ ...body, seq: ++seq } as Request);
       const hello = (await handle({ seq: 0, cmd: "start", version: PROTOCOL_VERSION, profile })) as unknown as StartReply;
-      if (!hello.profiles.includes(profile)) throw new SubjectError(`${label} does not support the ${profile} profile`);
+      if (!offersProfile(hello.profiles, profile)) throw new SubjectError(`${label} does not support the ${profile} profile`);
       const session: Session = { hello, send: send as Session["send"], recover: async () => {}, close: async () => {} };
       return session;
     },

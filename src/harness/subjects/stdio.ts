@@ -9,6 +9,7 @@ import { ProtocolError } from "../run-row.js";
 import { noSandbox } from "../sandbox/none.js";
 import type { Sandbox, SpawnPlan } from "../sandbox/common.js";
 import { SubjectError, type Session, type Subject } from "./subject.js";
+import { offersProfile } from "../rows.js";
 
 // A subject reached over the protocol (conformance/PROTOCOL.md): a command run through the
 // shell, one request a line on its stdin, one reply a line on its stdout, stderr kept (its end)
@@ -225,7 +226,7 @@ class StdioSession implements Session {
     const problems = checkMessage("start.reply", reply);
     if (problems.length > 0) return fail(`its start reply breaks the protocol: ${problems.join("; ")}`);
     const hello = reply as unknown as StartReply;
-    if (!hello.profiles.includes(this.profile)) {
+    if (!offersProfile(hello.profiles, this.profile)) {
       return fail(`it does not support the ${this.profile} profile (it supports: ${hello.profiles.join(", ")})`);
     }
     return hello;

@@ -7,8 +7,9 @@ import { enumKeyword } from "./enum.js";
 import { maxItems, minItems } from "./item-count.js";
 import { items } from "./items.js";
 import { maxLength, minLength } from "./length.js";
-import { pattern } from "./pattern.js";
+import { ecmaPattern, pattern } from "./pattern.js";
 import { properties } from "./properties.js";
+import { definitions, ref } from "./ref.js";
 import { required } from "./required.js";
 import { type } from "./type.js";
 
@@ -29,6 +30,15 @@ export const KEYWORDS: ReadonlyMap<string, Keyword> = new Map<string, Keyword>([
   ["minimum", minimum],
   ["maximum", maximum],
   ["anyOf", anyOf],
+]);
+
+/** The lesson profile's subset: ECMA-262 patterns, and `$ref` into a local definitions block. */
+export const LESSON_KEYWORDS: ReadonlyMap<string, Keyword> = new Map<string, Keyword>([
+  ...KEYWORDS,
+  ["pattern", ecmaPattern],
+  ["$ref", ref],
+  ["definitions", definitions],
+  ["$defs", definitions],
 ]);
 
 /** Keywords that only describe: accepted with any value, never checked. */

@@ -19,9 +19,11 @@ export const type: Keyword = (value, context) => {
   }
   const list = names as string[];
   for (const name of list) if (!TYPE_NAMES.has(name)) return context.fail((at) => messages.unknownType(name, at));
+  // a list of types is expected as the message says it: "string or null"
+  const expectedType = list.join(" or ");
   return (instance, at, issues) => {
     // Stryker disable next-line EqualityOperator: one step past the end asks for the type undefined, which no value has
     for (let i = 0; i < list.length; i++) if (hasType(instance, list[i]!)) return;
-    issues.push({ at, message: messages.type(list, typeOf(instance)) });
+    issues.push({ at, message: messages.type(list, typeOf(instance)), expectedType });
   };
 };

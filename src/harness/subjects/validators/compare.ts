@@ -1,4 +1,4 @@
-import { SECTIONS, TIERS, type Row, type Section, type Tier } from "../../rows.js";
+import { rowsForProfile, SECTIONS, TIERS, type Row, type Section, type Tier } from "../../rows.js";
 import { statusOf, type RowResult } from "../../outcome.js";
 import { runRows } from "../../runner.js";
 import { inProcessSubject } from "../in-process.js";
@@ -40,9 +40,9 @@ const ALL_TIERS: Tier[] = [...TIERS];
 /** A validator that takes longer than this on one row is cut off (a backtracking pattern): the row is errored. */
 export const REQUEST_TIMEOUT_MS = 1000;
 
-/** The rows a validator answers: validate and compile. */
+/** The rows a validator answers: validate and compile, of the ag02 profile (seed 000's subset, RE2 patterns). */
 export function validatorRows(rows: readonly Row[]): Row[] {
-  return rows.filter((row) => row.kind === "validate" || row.kind === "compile");
+  return rowsForProfile(rows, "ag02").filter((row) => row.kind === "validate" || row.kind === "compile");
 }
 
 /** Runs the reference and every installed validator over `rows` (validate and compile rows only). */

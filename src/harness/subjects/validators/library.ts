@@ -130,12 +130,12 @@ export function createValidatorHandler(library: ValidatorLibrary, options: Valid
   return async function handle(request: Request): Promise<Record<string, unknown>> {
     switch (request.cmd) {
       case "start": {
-        style = request.profile === "pointer" ? "pointer" : "dollar";
+        style = request.profile === "ag02" ? "dollar" : "pointer";
         const reply: StartReply = {
           ready: true,
           version: PROTOCOL_VERSION,
           implementation: { name: library.name, language: "javascript", version: options.version },
-          profiles: ["ag02", "pointer"],
+          profiles: ["ag02", "lesson", "pointer"],
           capabilities: ["validate"],
         };
         return { ...reply };
@@ -145,6 +145,8 @@ export function createValidatorHandler(library: ValidatorLibrary, options: Valid
         return "error" in compiled ? { ok: false, error: compiled.error } : { ok: true };
       }
       case "validate": {
+        // a library validates a schema; tools by name are the registry's business
+        if (!("schema" in request)) return { errored: true, message: "validate by tool name needs the records capability" };
         const compiled = await compile(request.schema);
         if ("error" in compiled) return { ok: false, error: compiled.error };
         let instance: unknown;

@@ -6,6 +6,7 @@ import { PACKAGE_ROOT } from "../../corpus.js";
 import type { Body, StartReply } from "../../protocol.js";
 import { PROTOCOL_VERSION } from "../../protocol.js";
 import { SubjectError, type Session, type Subject } from "../subject.js";
+import { offersProfile } from "../../rows.js";
 
 /**
  * The compiled worker script: beside this module when it runs from dist/, else dist/'s copy
@@ -52,7 +53,7 @@ export function workerValidatorSubject(name: string, label: string, script: stri
           pending.clear();
         });
         const hello = (await send({ cmd: "start", version: PROTOCOL_VERSION, profile })) as unknown as StartReply;
-        if (!hello.profiles.includes(profile)) throw new SubjectError(`${label} does not support the ${profile} profile`);
+        if (!offersProfile(hello.profiles, profile)) throw new SubjectError(`${label} does not support the ${profile} profile`);
         return hello;
       };
 
