@@ -9,28 +9,17 @@ import { compile } from "../src/schema/compile.js";
 import { parseJSON } from "../src/json/parse.js";
 import { score } from "../src/harness/scoring.js";
 import type { RowResult } from "../src/harness/outcome.js";
+import { cli, oneLineError } from "./cli-helpers.js";
 
 // score --corpus DIR: a grader's own rows, in the corpus's format, checked file by file by
 // row.schema.json, scored as their own part ("private") beside the shipped corpus, in every
 // report and in merge's class table. The fixture's three rows: the reference passes them all;
 // mutant s03 (string length in UTF-16 units) fails the two about emoji.
 
-const MAIN = join(PACKAGE_ROOT, "dist", "cli", "main.js");
 const FIXTURE = join("test", "fixtures", "private-corpus");
 const PRIVATE_IDS = ["validate/private/maxlength-two-emoji", "validate/private/minlength-one-emoji", "validate/private/required-missing"];
 const fresh = () => mkdtempSync(join(tmpdir(), "tc-private-"));
 
-function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [MAIN, ...args], { cwd: PACKAGE_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" }, timeout: 60_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function oneLineError(stderr: string): string {
-  const errors = stderr.split("\n").filter((line) => line.startsWith("tool-conformance: "));
-  expect(errors.length, stderr).toBe(1);
-  expect(stderr).not.toMatch(/\n\s+at /);
-  return errors[0]!;
-}
 
 const ALL = ["--reporter", "terminal,json,junit,gradescope,markdown,html"];
 let reference: { out: string; stdout: string; report: Report };

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +8,7 @@ import { PACKAGE_ROOT } from "../src/harness/corpus.js";
 import { formatReport, parseReport, readReport, ReportError, verifyReportFile } from "../src/harness/report.js";
 import { percentOf } from "../src/harness/scoring.js";
 import { hostileFixture, NASTY } from "./report-fixture.js";
+import { cli, oneLineError } from "./cli-helpers.js";
 
 // Reports are untrusted: a submission's detached helper can rewrite report.jsonl after the
 // harness exits. These tests use the built CLI (npm test builds dist/ first) the way a grader
@@ -19,18 +20,6 @@ import { hostileFixture, NASTY } from "./report-fixture.js";
 const MAIN = join(PACKAGE_ROOT, "dist", "cli", "main.js");
 const fresh = () => mkdtempSync(join(tmpdir(), "tc-integrity-"));
 
-function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [MAIN, ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" }, timeout: 60_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-/** A user-facing error: exactly one `tool-conformance:` line, no stack trace. */
-function oneLineError(stderr: string): string {
-  const errors = stderr.split("\n").filter((line) => line.startsWith("tool-conformance: "));
-  expect(errors.length, stderr).toBe(1);
-  expect(stderr).not.toMatch(/\n\s+at /);
-  return errors[0]!;
-}
 
 /** The class table's CSV as records by column name. */
 function classCsv(dir: string): Record<string, string>[] {

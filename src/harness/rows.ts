@@ -1,4 +1,5 @@
 import type { Segment } from "../schema/path.js";
+import type { ToolRecord } from "../registry/registry.js";
 import type { Behavior } from "./protocol.js";
 
 // The corpus row format; conformance/README.md explains it and conformance/row.schema.json checks it.
@@ -104,15 +105,8 @@ export interface ToolRow {
   handler?: "sync" | "async";
 }
 
-/** A tool's record as the lesson profile's get() returns it. */
-export interface ToolRecord {
-  name: string;
-  description: string;
-  schema: unknown;
-  idempotent: boolean;
-  timeoutMs: number | null;
-  handler: "sync" | "async";
-}
+/** A tool's record as the lesson profile's get() returns it: the reference's own shape. */
+export type { ToolRecord } from "../registry/registry.js";
 
 export type SimpleStep =
   | { op: "register"; tool: ToolRow; override?: boolean; expect: { ok: true } | { ok: false; error?: string } }
