@@ -36,11 +36,20 @@ export async function reduce(probe: Probe, stillFails: (probe: Probe) => Promise
 /** One-step simplifications of a probe, the boldest first. */
 export function* simplerProbes(probe: Probe): Generator<Probe> {
   if (probe.kind === "validate") {
+    // the case one level down: a property's or an element's schema against its value
+    for (const [schema, tree] of inner(probe.schema, probe.tree)) if (isObject(schema)) yield validateProbeOf(schema, tree, probe.cut, probe.tier);
     for (const schema of simplerSchemas(probe.schema)) {
       if (isObject(schema)) yield validateProbeOf(schema, probe.tree, probe.cut, probe.tier);
     }
     for (const tree of simplerTrees(probe.tree)) yield validateProbeOf(probe.schema, tree, probe.cut, probe.tier);
     return;
+  }
+  // a call that disagrees may be the validator alone: its tool's schema and the call's argument, as a validate case
+  for (const step of probe.steps) {
+    if (step.op !== "call" || !("tree" in step.args)) continue;
+    const tool = probe.steps.find((s): s is Extract<ProbeStep, { op: "register" }> => s.op === "register" && s.tool.name === step.call.name)?.tool;
+    const schema = tool?.parametersText === undefined ? undefined : (JSON.parse(tool.parametersText) as unknown);
+    if (isObject(schema)) yield validateProbeOf(schema, step.args.tree, -1, probe.tier);
   }
   const withSteps = (steps: ProbeStep[]): Probe => ({ ...probe, steps });
   for (let i = 0; i < probe.steps.length; i++) yield withSteps(probe.steps.filter((_, j) => j !== i));
@@ -140,6 +149,15 @@ export function* simplerTrees(tree: Tree): Generator<Tree> {
 
 const RANK: Record<Tree["t"], number> = { null: 0, boolean: 1, number: 2, string: 3, array: 4, object: 5, raw: 6 };
 const PLAIN: Tree[] = [{ t: "null" }, { t: "number", v: 0 }, { t: "string", v: "" }, { t: "array", items: [] }];
+
+/** Each subschema with the part of the value it judges: a declared property's value, an array's elements. */
+function* inner(schema: Record<string, unknown>, tree: Tree): Generator<[unknown, Tree]> {
+  const properties = schema.properties;
+  if (tree.t === "object" && isObject(properties)) {
+    for (const [key, value] of tree.entries) if (Object.hasOwn(properties, key)) yield [properties[key], value];
+  }
+  if (tree.t === "array" && schema.items !== undefined) for (const item of tree.items) yield [schema.items, item];
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
