@@ -137,7 +137,7 @@ async function gradeCommand(root: string, flags: GradeFlags, scoreArgs: string[]
   if (scoreArgs.some((w) => w.startsWith("--fresh=")) && !scoreArgs.some((w) => w.startsWith("--seed="))) {
     throw new UsageError("--fresh needs --seed with grade: every submission, and every rerun, must be scored on the same generated cases (e.g. --seed 20240601)");
   }
-  const submissions = wrap(() => listSubmissions(root, flags.out));
+  const submissions = await asUsage(() => listSubmissions(root, flags.out));
   try {
     mkdirSync(flags.out, { recursive: true });
     accessSync(flags.out, constants.W_OK);
@@ -149,7 +149,7 @@ async function gradeCommand(root: string, flags: GradeFlags, scoreArgs: string[]
   const say = (line: string) => process.stderr.write(noWorkflowCommands(line) + "\n");
 
   // score checks every scoring option once, before any submission, in its own words
-  const expected = await wrapAsync(() => preflight({ main: MAIN, scoreArgs, ...(key ? { key } : {}) }, submissions[0]!));
+  const expected = await asUsage(() => preflight({ main: MAIN, scoreArgs, ...(key ? { key } : {}) }, submissions[0]!));
   const atOnce = Math.min(parallel, submissions.length);
   const jobs = Math.max(1, Math.floor(cores / atOnce));
   say(`grading ${submissions.length} submission${submissions.length === 1 ? "" : "s"} from ${oneLine(root)} into ${oneLine(flags.out)}: ${atOnce} at a time, score --jobs ${jobs} each`);
@@ -242,16 +242,8 @@ function template(source: string, flag: string): Template {
   }
 }
 
-function wrap<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    if (error instanceof GradeUsageError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
-async function wrapAsync<T>(run: () => Promise<T>): Promise<T> {
+/** Runs `run`; the grade module's usage errors become the CLI's (exit 2, one line). */
+async function asUsage<T>(run: () => T | Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {

@@ -14,7 +14,7 @@ import { formatGradescope, VISIBILITIES, type Visibility } from "../../harness/r
 import { renderHtml } from "../../harness/reporters/html.js";
 import { renderMarkdown } from "../../harness/reporters/markdown.js";
 import { paintFor, renderTerminal, type Paint } from "../../harness/reporters/terminal.js";
-import { LEVELS, SECTIONS, TIERS, type Level, type ProfileName, type Section, type Tier } from "../../harness/rows.js";
+import { appliesTo, LEVELS, SECTIONS, TIERS, type Level, type ProfileName, type Section, type Tier } from "../../harness/rows.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, selectRows, type Run } from "../../harness/runner.js";
 import { createSandbox, DEFAULT_LIMITS, formatSize, parseSize, SANDBOX_MODES, SandboxError, type Limits, type Sandbox, type SandboxMode } from "../../harness/sandbox/index.js";
 import { failingIds, formatPercent, passes, score } from "../../harness/scoring.js";
@@ -177,7 +177,7 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   const baseline = flags.baseline === undefined ? undefined : readReportOrExplain(flags.baseline, sign);
   if (baseline) checkBaselineSettings(baseline, flags.baseline!, { profile: flags.profile, ...scoring });
   const filters = { ...(sectionFilters.length ? { sections: sectionFilters } : {}), ...(flags.filter.length ? { ids: flags.filter } : {}) };
-  const corpusRows = corpus.filter((r) => !r.profiles || r.profiles.includes(flags.profile)).length + generated.length;
+  const corpusRows = corpus.filter((row) => appliesTo(row, flags.profile)).length + generated.length;
   const rerun = rerunCommand(positional, flags, tiers) + (fresh ? ` --fresh ${fresh.count} --seed ${fresh.seed}` : "");
   const emit = (report: Report) => emitReports(report, reporters, flags, points, jsonToStdout, sign);
   // before anything is written: a sandbox that cannot be built is a usage error
@@ -386,18 +386,16 @@ function sandboxLimits(flags: ScoreFlags): Partial<Limits> {
     if (bytes === undefined) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a size (e.g. 512M, 2G, 65536)`);
     return bytes;
   };
-  const limits: Partial<Limits> = {
-    memoryBytes: size(flags.memory, "--memory"),
-    maxProcesses: positiveInt(flags.maxProcesses, "--max-processes"),
-    cpuSeconds: positiveInt(flags.cpuSeconds, "--cpu-seconds"),
-    fileBytes: size(flags.maxFileSize, "--max-file-size"),
-  };
+  const caps: [keyof Limits, string, number | undefined][] = [
+    ["memoryBytes", "--memory", size(flags.memory, "--memory")],
+    ["maxProcesses", "--max-processes", positiveInt(flags.maxProcesses, "--max-processes")],
+    ["cpuSeconds", "--cpu-seconds", positiveInt(flags.cpuSeconds, "--cpu-seconds")],
+    ["fileBytes", "--max-file-size", size(flags.maxFileSize, "--max-file-size")],
+  ];
+  const limits: Partial<Limits> = Object.fromEntries(caps.map(([cap, , value]) => [cap, value]));
   if (flags.sandbox !== "bwrap") {
     const given = [
-      ...(flags.memory !== undefined ? ["--memory"] : []),
-      ...(flags.maxProcesses !== undefined ? ["--max-processes"] : []),
-      ...(flags.cpuSeconds !== undefined ? ["--cpu-seconds"] : []),
-      ...(flags.maxFileSize !== undefined ? ["--max-file-size"] : []),
+      ...caps.filter(([, , value]) => value !== undefined).map(([, flag]) => flag),
       ...(flags.writable ? ["--writable"] : []),
       ...(flags.sandboxBind.length > 0 ? ["--sandbox-bind"] : []),
     ];
