@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   compile,
@@ -13,6 +14,8 @@ import {
   type Tool,
   type ToolDef,
 } from "../src/index.js";
+import { parseExact } from "../src/json/parse.js";
+import { compareCodePoints, quote, stringify } from "../src/json/value.js";
 
 // The reference's TypeScript API where the protocol cannot reach: values a wire
 // message cannot carry (a raw lone surrogate, a non-string name or arguments),
@@ -58,25 +61,41 @@ describe("JsonNumber", () => {
   });
 });
 
-describe("the parser's fast path for short numbers", () => {
-  // Literals of at most 15 digits without exponent are read as float64 (exact at that size);
-  // every other literal takes the exact decimal path. Both give the same answers, so only the
-  // choice itself shows that the fast path is taken where it should be, and only there.
+describe("how the parser holds a number", () => {
+  // A literal that is its own float64's text is that JavaScript number, as JSON.parse gives it.
+  // Any other literal is a JsonNumber: a short one (at most 15 digits, no exponent) with its
+  // float64 for fast comparisons, every other one with its exact decimal only.
   const shortForm = (literal: string) => {
     const n = parseJSON(literal) as unknown as { short: number | undefined; plainInteger: boolean };
+    expect(n, literal).toBeInstanceOf(JsonNumber);
     return { short: n.short, plainInteger: n.plainInteger };
   };
 
-  it("takes plain integers and decimals of up to 15 digits", () => {
-    expect(shortForm("0")).toEqual({ short: 0, plainInteger: true });
-    expect(shortForm("-7")).toEqual({ short: -7, plainInteger: true });
-    expect(shortForm("1234")).toEqual({ short: 1234, plainInteger: true });
-    expect(shortForm("2.5")).toEqual({ short: 2.5, plainInteger: false });
-    expect(shortForm("-0.25")).toEqual({ short: -0.25, plainInteger: false });
+  it("a literal that is its number's own text is that number, by both parsers", () => {
+    const own: [string, number][] = [
+      ["0", 0],
+      ["-7", -7],
+      ["1234", 1234],
+      ["2.5", 2.5],
+      ["-0.25", -0.25],
+      ["123456789012345", 123456789012345],
+      ["0.12345678901234", 0.12345678901234],
+      ["0.000001", 0.000001],
+    ];
+    for (const [literal, value] of own) {
+      expect(parseJSON(literal), literal).toBe(value);
+      expect(parseExact(literal), literal).toBe(value);
+      expect(parseJSON(`[${literal}]`), literal).toEqual([value]);
+    }
+  });
+
+  it("a short literal spelled otherwise keeps its text, with its float64", () => {
     expect(shortForm("3.0")).toEqual({ short: 3, plainInteger: false });
-    expect(shortForm("123456789012345")).toEqual({ short: 123456789012345, plainInteger: true });
-    expect(shortForm("0.12345678901234")).toEqual({ short: 0.12345678901234, plainInteger: false });
-    expect((parseJSON("[10.75]") as unknown as { short: number }[])[0]!.short).toBe(10.75);
+    expect(shortForm("-0")).toEqual({ short: -0, plainInteger: true });
+    expect(shortForm("1.50")).toEqual({ short: 1.5, plainInteger: false });
+    expect(shortForm("0.0000001")).toEqual({ short: 1e-7, plainInteger: false });
+    expect((parseJSON("[10.750]") as unknown as { short: number }[])[0]!.short).toBe(10.75);
+    for (const literal of ["3.0", "-0", "1.50", "0.0000001"]) expect(stringify(parseJSON(literal)), literal).toBe(literal);
   });
 
   it("leaves exponents and longer literals to the exact path", () => {
@@ -88,8 +107,17 @@ describe("the parser's fast path for short numbers", () => {
 
 describe("the parser refuses text that is not Unicode (raw lone surrogates)", () => {
   // the corpus is UTF-8 and the protocol JSON, so neither can carry these: only the API can
-  const refused = (text: string, offset: number) =>
-    expect(() => parseJSON(text), JSON.stringify(text)).toThrow(`invalid JSON: lone surrogate in string at byte ${offset}`);
+  // parseJSON hands a text it can prove plain to JSON.parse: parseExact is the exact parser alone
+  const refused = (text: string, offset: number) => {
+    for (const parse of [parseJSON, parseExact]) {
+      expect(() => parse(text), JSON.stringify(text)).toThrow(`invalid JSON: lone surrogate in string at byte ${offset}`);
+    }
+  };
+  const read = (text: string) => {
+    const value = parseExact(text);
+    expect(parseJSON(text), JSON.stringify(text)).toEqual(value);
+    return value;
+  };
 
   it("a raw high surrogate not followed by a low one", () => {
     refused('"a\uD800b"', 2);
@@ -108,13 +136,15 @@ describe("the parser refuses text that is not Unicode (raw lone surrogates)", ()
   });
 
   it("raw surrogate pairs at both ends of the range are one character each", () => {
-    expect(parseJSON('"\uD800\uDC00\uDBFF\uDFFF"')).toBe("\u{10000}\u{10FFFF}");
+    expect(read('"\uD800\uDC00\uDBFF\uDFFF"')).toBe("\u{10000}\u{10FFFF}");
+    expect(read('"\\uD800\\uDC00\\udbff\\udfff"')).toBe("\u{10000}\u{10FFFF}");
     expect(compile('{"maxLength": 2}').validateJSON('"\uD800\uDC00\uDBFF\uDFFF"')).toEqual([]);
     expect(compile('{"minLength": 3}').validateJSON('"\uD800\uDC00\uDBFF\uDFFF"').map(String)).toEqual(["$: expected at least 3 characters, got 2"]);
   });
 
   it("the characters just above the surrogates are ordinary", () => {
-    expect(parseJSON('"\uE000\uFFFF"')).toBe("\uE000\uFFFF");
+    expect(read('"\uD7FF\uE000\uFFFF"')).toBe("\uD7FF\uE000\uFFFF");
+    expect(read('"\\ud7ff\\ue000\\uffff"')).toBe("\uD7FF\uE000\uFFFF");
   });
 });
 
@@ -185,5 +215,82 @@ describe("paths in the pointer profile", () => {
     expect(formatPointer(["a~b", "c/d", 0, "~/"])).toBe("/a~0b/c~1d/0/~0~1");
     expect(renderPath(["tags", 1], "pointer")).toBe("/tags/1");
     expect(renderPath(["tags", 1], "dollar")).toBe("$.tags[1]");
+  });
+});
+
+describe("code-point order", () => {
+  // the order of definitions and errors: UTF-8 byte order, which UTF-16 order is not where a
+  // surrogate pair meets U+E000–U+FFFF; lone surrogates (only the API can pass them) are code points too
+  const codePoints = (text: string) => Array.from(text, (char) => char.codePointAt(0)!);
+  const expected = (a: string, b: string) => {
+    const x = codePoints(a);
+    const y = codePoints(b);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+    return Math.sign(x.length - y.length);
+  };
+  const text = fc.string({ unit: fc.constantFrom("a", "b", "\uD83D", "\uDE00", "\uDE01", "\uD800", "\uDBFF", "\uDC00", "\uDFFF", "\uE000", "\uFFFF", "é") });
+
+  it("agrees with comparing the code points one by one", () => {
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        expect(compareCodePoints(a, b)).toBe(expected(a, b));
+        expect(compareCodePoints(a + "x", a + b)).toBe(expected(a + "x", a + b));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("puts a character beyond the BMP after U+FFFF, unlike UTF-16 order", () => {
+    expect(compareCodePoints("\u{1F600}", "\uFFFF")).toBe(1);
+    expect(compareCodePoints("a\u{1F600}", "a\u{1F601}")).toBe(-1);
+    expect(compareCodePoints("a\uD83D\uDE00", "a\uD83D\uE000")).toBe(1);
+    expect(compareCodePoints("\uD800\uDC00", "\uD800\uE000")).toBe(1);
+    expect(compareCodePoints("\uDBFF\uDFFF", "\uDBFF\uE000")).toBe(1);
+    expect(compareCodePoints("\uDBFF\uE000", "\uDBFF\uDFFF")).toBe(-1);
+    expect(compareCodePoints("ab", "ab")).toBe(0);
+    expect(compareCodePoints("ab", "abc")).toBe(-1);
+    expect(compareCodePoints("abc", "ab")).toBe(1);
+  });
+});
+
+describe("members are own properties, whatever Object.prototype holds", () => {
+  // JSON.parse's objects inherit from Object.prototype: a property added to it, enumerable,
+  // must not read as a member of every argument
+  const schema = compile('{"type":"object","properties":{"polluted":{"type":"string"}},"required":["city"],"additionalProperties":false}');
+
+  it("neither an additional property nor a declared one, nor a required one present", () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.polluted = 7;
+    prototype.city = "Paris";
+    try {
+      expect(schema.validateJSON('{"a":1}').map(String)).toEqual(['$: missing required property "city"', '$: unexpected property "a"']);
+      expect(schema.validateJSON('{"polluted":1}').map(String)).toEqual(['$: missing required property "city"', "$.polluted: expected string, got number"]);
+    } finally {
+      delete prototype.polluted;
+      delete prototype.city;
+    }
+    expect(schema.validateJSON('{"polluted":"y"}').map(String)).toEqual(['$: missing required property "city"']);
+  });
+});
+
+describe("quote", () => {
+  it("writes what JSON.stringify writes, lone surrogates and control characters included", () => {
+    const unit = fc.constantFrom("a", " ", "\u001f", "\u0000", '"', "\\", "\uD7FF", "\uD800", "\uDBFF", "\uDC00", "\uDFFF", "\uE000", "é", "\u2028");
+    fc.assert(
+      fc.property(fc.string({ unit }), (text) => {
+        expect(quote(text)).toBe(JSON.stringify(text));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const text of ["\uD800", "\uDFFF", "a\u001fb", '"', "\\", "", "plain"]) expect(quote(text), text).toBe(JSON.stringify(text));
+  });
+});
+
+describe("required", () => {
+  it("reports each missing name, and only those, however many are listed", () => {
+    const schema = compile('{"type":"object","properties":{"a":{}},"required":["a","b","c","b"]}');
+    expect(schema.validateJSON('{"a":1,"c":2}').map(String)).toEqual(['$: missing required property "b"', '$: missing required property "b"']);
+    expect(schema.validateJSON('{"b":1,"c":2}').map(String)).toEqual(['$: missing required property "a"']);
+    expect(schema.validateJSON('{"c":2,"b":1,"a":0}')).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { JsonSyntaxError, parseJSON } from "../json/parse.js";
 import { compile, type Schema } from "../schema/compile.js";
-import type { JsonValue } from "../json/value.js";
+import { isObject, member, type JsonValue } from "../json/value.js";
 import { profileNamed, type Part, type Row, type Section } from "./rows.js";
 
 /** The package's own folders, the same from src/ (tests) and dist/ (the CLI). */
@@ -100,7 +100,7 @@ function readRows(file: string, name: string, schemas: Map<string, Schema>): Row
   const plain = JSON.parse(text) as Row[];
   value.forEach((item, index) => {
     const where = `${name}: row ${index + 1}${typeof plain[index]?.id === "string" ? ` (${plain[index]!.id})` : ""}`;
-    const kind = item instanceof Map ? item.get("kind") : undefined;
+    const kind = isObject(item) ? member(item, "kind") : undefined;
     const schema = typeof kind === "string" ? schemas.get(kind) : undefined;
     if (!schema) throw new CorpusError(`${where}: "kind" must be one of ${[...schemas.keys()].join(", ")}`);
     const errors = schema.validate(item);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { JsonSyntaxError, parseJSON } from "../json/parse.js";
-import { stringify, type JsonValue } from "../json/value.js";
+import { isObject, member, stringify, type JsonValue } from "../json/value.js";
 import { compile, SchemaError } from "../schema/compile.js";
 import { ANNOTATIONS, KEYWORDS } from "../schema/keywords/index.js";
 import { CorpusError } from "./corpus.js";
@@ -117,15 +117,15 @@ export function describeJsts(result: JstsImport): string {
  */
 export function outsideSubset(schema: JsonValue, at: string): string | undefined {
   if (typeof schema === "boolean") return `boolean subschema at ${at}`;
-  if (!(schema instanceof Map)) return `non-object subschema at ${at}`;
-  for (const name of [...schema.keys()].sort()) {
+  if (!isObject(schema)) return `non-object subschema at ${at}`;
+  for (const name of Object.keys(schema).sort()) {
     if (ANNOTATIONS.has(name)) continue;
     if (!KEYWORDS.has(name)) return `keyword "${name}" at ${at}`;
-    const value = schema.get(name)!;
+    const value = schema[name]!;
     const below = `${at}/${escape(name)}`;
     let reason: string | undefined;
-    if (name === "properties" && value instanceof Map) {
-      for (const [key, sub] of value) if ((reason = outsideSubset(sub, `${below}/${escape(key)}`))) return reason;
+    if (name === "properties" && isObject(value)) {
+      for (const [key, sub] of Object.entries(value)) if ((reason = outsideSubset(sub, `${below}/${escape(key)}`))) return reason;
     } else if (name === "items" || (name === "additionalProperties" && typeof value !== "boolean")) {
       if ((reason = outsideSubset(value, below))) return reason;
     } else if (name === "anyOf" && Array.isArray(value)) {
@@ -163,8 +163,8 @@ function readSuiteFile(path: string, name: string): JsonValue[] {
 }
 
 function field(value: JsonValue, name: string, where: string): JsonValue {
-  if (!(value instanceof Map)) throw new CorpusError(`${where}: must be an object`);
-  const found = value.get(name);
+  if (!isObject(value)) throw new CorpusError(`${where}: must be an object`);
+  const found = member(value, name);
   if (found === undefined) throw new CorpusError(`${where}: "${name}" is missing`);
   return found;
 }

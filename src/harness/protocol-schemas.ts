@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { JsonNumber } from "../json/number.js";
 import type { JsonValue } from "../json/value.js";
 import { compile, type Schema } from "../schema/compile.js";
 import { PACKAGE_ROOT } from "./corpus.js";
@@ -35,11 +34,11 @@ export function checkMessage(kind: MessageKind, message: unknown, max = 3): stri
     .map(String);
 }
 
-/** A value from JSON.parse as the validator's JSON value (objects as Maps, numbers exact from their shortest text). */
+/** Any value as a JSON value: JSON.parse's output as it is; what JSON cannot hold (undefined, Infinity) as null and 0. */
 export function toJsonValue(value: unknown): JsonValue {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
-  if (typeof value === "number") return JsonNumber.fromLiteral(Number.isFinite(value) ? String(value) : "0");
+  if (typeof value === "number") return Number.isFinite(value) ? value : 0;
   if (Array.isArray(value)) return value.map(toJsonValue);
-  if (typeof value === "object") return new Map(Object.entries(value).map(([key, item]) => [key, toJsonValue(item)]));
+  if (typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toJsonValue(item)]));
   return null;
 }

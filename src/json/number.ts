@@ -1,6 +1,8 @@
 // An exact JSON number: the literal as written, and its value as a decimal
 // (sign, significant digits, exponent). No float64 rounding anywhere, so 3.0 and
 // 1e2 are integers, 1 equals 1.0, and 9007199254740993 is not 9007199254740992.
+// A parsed value holds a JavaScript number instead when the number's own text is the
+// literal (see value.ts); the static helpers below take either form.
 
 /**
  * Literals of at most this many digits and no exponent are "short": their float64 values
@@ -48,8 +50,30 @@ export class JsonNumber {
     return new JsonNumber(literal, value, plainInteger, undefined);
   }
 
-  static fromInteger(n: number): JsonNumber {
-    return JsonNumber.fromLiteral(String(n));
+  /** A JavaScript number as the decimal its own text writes (3 is "3", 0.1 is "0.1"). */
+  static of(n: number): JsonNumber {
+    return new JsonNumber(String(n), n, Number.isInteger(n), undefined);
+  }
+
+  /** -1, 0 or 1 as a is below, equal to or above b, in either form. */
+  static compare(a: number | JsonNumber, b: number | JsonNumber): number {
+    // Stryker disable next-line ConditionalExpression: the exact comparison gives the same answer, slower
+    if (typeof a === "number" && typeof b === "number") return a < b ? -1 : a > b ? 1 : 0;
+    return JsonNumber.exact(a).compare(JsonNumber.exact(b));
+  }
+
+  /** Whether a number in either form has no fractional part. */
+  static isInteger(n: number | JsonNumber): boolean {
+    return typeof n === "number" ? Number.isInteger(n) : n.isInteger;
+  }
+
+  /** The literal as written. */
+  static literalOf(n: number | JsonNumber): string {
+    return typeof n === "number" ? String(n) : n.literal;
+  }
+
+  private static exact(n: number | JsonNumber): JsonNumber {
+    return typeof n === "number" ? JsonNumber.of(n) : n;
   }
 
   /** Value = (negative ? -1 : 1) × 0.digits × 10^magnitude; digits has no leading or trailing zeros, "" for zero. */
@@ -90,10 +114,6 @@ export class JsonNumber {
     // Stryker disable next-line ConditionalExpression: when both are zero, a × compareMagnitudes(…) is 0 as well
     if (a !== b || a === 0) return Math.sign(a - b);
     return a * compareMagnitudes(this, other);
-  }
-
-  equals(other: JsonNumber): boolean {
-    return this.compare(other) === 0;
   }
 
   /** The value as a JavaScript number, when it is a safe integer; otherwise undefined. */

@@ -1,9 +1,10 @@
 import { messages } from "../schema/messages.js";
+import { MAX_DEPTH } from "./limits.js";
 import { JsonNumber, SHORT_DIGITS } from "./number.js";
+import { isPlain } from "./plain.js";
 import type { JsonObject, JsonValue } from "./value.js";
 
-/** Deeper nesting is refused as malformed: a clear error instead of a stack overflow. */
-export const MAX_DEPTH = 1000;
+export { MAX_DEPTH };
 
 /** Malformed JSON; the message never depends on the Node version. */
 export class JsonSyntaxError extends Error {
@@ -20,12 +21,29 @@ const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b
  * duplicate keys, lone surrogates and nesting deeper than MAX_DEPTH.
  */
 export function parseJSON(text: string): JsonValue {
+  // a plain text means the same to JSON.parse, which builds it several times faster
+  // Stryker disable ConditionalExpression,BlockStatement: the exact parser gives the same value, only slower (test/reference-plain.test.ts checks isPlain itself)
+  if (isPlain(text)) {
+    try {
+      return JSON.parse(text) as JsonValue;
+    } catch {
+      // malformed: the exact parser says where, as it always does
+    }
+  }
+  // Stryker restore ConditionalExpression,BlockStatement
+  return parseExact(text);
+}
+
+/** The exact parser alone: what parseJSON gives for every text, plain or not. */
+export function parseExact(text: string): JsonValue {
   return new Parser(text).document();
 }
 
 class Parser {
   private at = 0;
   private depth = 0;
+  // Stryker disable next-line ArrayDeclaration: a stray first element stays below every array's base
+  private readonly elements: JsonValue[] = [];
 
   constructor(private readonly text: string) {}
 
@@ -59,7 +77,7 @@ class Parser {
 
   private object(): JsonObject {
     this.enter();
-    const object: JsonObject = new Map();
+    const object: JsonObject = {};
     this.space();
     if (this.eat(0x7d /* } */)) return this.leave(object);
     for (;;) {
@@ -67,10 +85,14 @@ class Parser {
       const keyAt = this.at;
       if (this.text.charCodeAt(this.at) !== 0x22) this.fail(this.at);
       const key = this.string();
-      if (object.has(key)) throw this.error(messages.duplicateKey(key, this.byteOffset(keyAt)));
+      if (Object.hasOwn(object, key)) throw this.error(messages.duplicateKey(key, this.byteOffset(keyAt)));
       this.space();
       this.expect(0x3a /* : */);
-      object.set(key, this.value());
+      const value = this.value();
+      // an own data property, as JSON.parse makes it: assigning "__proto__" would set the prototype
+      // Stryker disable next-line ConditionalExpression: defining every member makes the same object, only slower
+      if (key === "__proto__") Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+      else object[key] = value;
       this.space();
       if (this.eat(0x7d /* } */)) return this.leave(object);
       this.expect(0x2c /* , */);
@@ -79,13 +101,16 @@ class Parser {
 
   private array(): JsonValue[] {
     this.enter();
-    const array: JsonValue[] = [];
     this.space();
-    if (this.eat(0x5d /* ] */)) return this.leave(array);
+    if (this.eat(0x5d /* ] */)) return this.leave([]);
+    // the elements wait on one stack shared by all arrays, then move to an array of their exact
+    // size: pushing onto each array would grow it again and again (a 1 MB text's arrays, twice over)
+    const stack = this.elements;
+    const base = stack.length;
     for (;;) {
-      array.push(this.value());
+      stack.push(this.value());
       this.space();
-      if (this.eat(0x5d /* ] */)) return this.leave(array);
+      if (this.eat(0x5d /* ] */)) return this.leave(stack.splice(base));
       this.expect(0x2c /* , */);
     }
   }
@@ -159,7 +184,7 @@ class Parser {
     return parseInt(this.text.slice(at, at + 4), 16);
   }
 
-  private number(): JsonNumber {
+  private number(): number | JsonNumber {
     // fast path: a short literal ("0", "-7", "1234", "2.5"; see SHORT_DIGITS), its float64 exact enough
     const text = this.text;
     let i = this.at;
@@ -186,12 +211,16 @@ class Parser {
     const plain = c !== 0x2e && c !== 0x65 && c !== 0x45;
     const shape = wholeDigits > 0 && (wholeDigits === 1 || text.charCodeAt(first) !== 0x30) && (fractionDigits > 0 || i === first + wholeDigits);
     if (plain && shape && wholeDigits + fractionDigits <= SHORT_DIGITS) {
-      const literal = text.slice(this.at, i);
       // Stryker disable next-line ConditionalExpression: POWERS_OF_TEN[0] is 1, so dividing a plain integer changes nothing
       const magnitude = fractionDigits === 0 ? whole : whole / POWERS_OF_TEN[fractionDigits]!;
-      const value = first !== this.at ? -magnitude : magnitude;
+      const negative = first !== this.at;
+      const start = this.at;
       this.at = i;
-      return JsonNumber.fromShort(literal, value, fractionDigits === 0);
+      // a number whose own text is the literal stands for itself, as JSON.parse gives it: all but
+      // a fraction ending in 0 ("1.50"), "-0", and magnitudes below 1e-6 (0.0000001 is "1e-7")
+      const own = (fractionDigits === 0 || text.charCodeAt(i - 1) !== 0x30) && (magnitude === 0 ? !negative : magnitude >= 1e-6);
+      if (own) return negative ? -magnitude : magnitude;
+      return JsonNumber.fromShort(text.slice(start, i), negative ? -magnitude : magnitude, fractionDigits === 0);
     }
     NUMBER.lastIndex = this.at;
     const match = NUMBER.exec(this.text);

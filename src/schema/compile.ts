@@ -1,9 +1,10 @@
 import { JsonSyntaxError, parseJSON } from "../json/parse.js";
-import { compareCodePoints, type JsonObject, type JsonValue } from "../json/value.js";
-import type { Check, CompileContext, Issue, Keyword } from "./keyword.js";
+import { compareCodePoints, isObject, member, type JsonObject, type JsonValue } from "../json/value.js";
+import { NOTHING, type Check, type CompileContext, type Issue, type Keyword } from "./keyword.js";
+import { Members } from "./members.js";
 import { ANNOTATIONS, KEYWORDS, LESSON_KEYWORDS } from "./keywords/index.js";
 import { messages } from "./messages.js";
-import { compareErrors, formatPath, formatPointer, segmentsOf, type Segment } from "./path.js";
+import { compareErrors, formatPath, formatPointer, type Segment } from "./path.js";
 
 /** `ag02` (seed 000, the default) or `lesson` (seed 001; `pointer` is its former name). */
 export type Profile = "ag02" | "lesson" | "pointer";
@@ -57,11 +58,13 @@ export class Schema {
     return this.validate(value);
   }
 
-  /** Validates a parsed value. */
+  /** Validates a parsed value (parseJSON's, or JSON.parse's: see json/value.ts). */
   validate(value: JsonValue): ValidationError[] {
     const issues: Issue[] = [];
-    this.check(value, undefined, issues);
-    return issues.map((issue) => new ValidationError(segmentsOf(issue.at), issue.message, issue.expectedType)).sort(compareErrors);
+    this.check(value, [], issues);
+    // Stryker disable next-line ConditionalExpression: mapping and sorting nothing gives nothing too
+    if (issues.length === 0) return [];
+    return issues.map((issue) => new ValidationError(issue.at, issue.message, issue.expectedType)).sort(compareErrors);
   }
 }
 
@@ -105,16 +108,18 @@ const LOCAL_REF = /^#\/(definitions|\$defs)\/([^/]+)$/;
  */
 function compileNode(schema: JsonValue, location: readonly Segment[], state: State, owner: string | undefined): Check {
   const at = pointerOf(location);
-  if (!(schema instanceof Map)) throw new SchemaError(messages.notASchema(at));
+  if (!isObject(schema)) throw new SchemaError(messages.notASchema(at));
   let typeCheck: Check | undefined;
+  let members: Members | undefined;
   const checks: Check[] = [];
-  for (const name of [...schema.keys()].sort(compareCodePoints)) {
+  for (const name of Object.keys(schema).sort(compareCodePoints)) {
     if (ANNOTATIONS.has(name)) continue;
     const keyword = state.keywords.get(name);
     if (!keyword) throw new SchemaError(messages.unsupportedKeyword(name, at));
     const context: CompileContext = {
       schema,
       subschema: (value, ...steps) => compileNode(value, [...location, name, ...steps], state, IN_PLACE.has(name) ? owner : undefined),
+      members: () => (members ??= new Members()),
       reference: (ref) => reference(ref, at, state, owner),
       refuse: (shape) => {
         throw new SchemaError(messages.badKeyword(name, at, shape));
@@ -123,18 +128,46 @@ function compileNode(schema: JsonValue, location: readonly Segment[], state: Sta
         throw new SchemaError(message(at));
       },
     };
-    const check = keyword(schema.get(name)!, context);
-    if (name === "type") typeCheck = check;
-    else checks.push(check);
-  }
-  return (value, at, issues) => {
-    // a wrong type stops the schema's other keywords: they would only repeat the mismatch
-    if (typeCheck) {
-      const before = issues.length;
-      typeCheck(value, at, issues);
-      if (issues.length > before) return;
+    const check = keyword(schema[name]!, context);
+    if (name === "type") {
+      typeCheck = check;
+      continue;
     }
-    for (const check of checks) check(value, at, issues);
+    // Stryker disable next-line ConditionalExpression: running a check that does nothing does nothing
+    if (check !== NOTHING) checks.push(check);
+  }
+  if (members) checks.push(members.check());
+  return fuse(typeCheck, checks);
+}
+
+/**
+ * One schema's checks as one: a wrong type stops the others (they would only repeat the
+ * mismatch). The common shapes get a closure of their own, each call through a list costs.
+ */
+function fuse(typeCheck: Check | undefined, checks: readonly Check[]): Check {
+  // Stryker disable next-line ConditionalExpression: the general closure below gives the same answer
+  if (!typeCheck && checks.length === 1) return checks[0]!;
+  if (!typeCheck) {
+    return (value, path, issues) => {
+      for (let i = 0; i < checks.length; i++) checks[i]!(value, path, issues);
+    };
+  }
+  // Stryker disable next-line ConditionalExpression: the general closure below gives the same answer
+  if (checks.length === 0) return typeCheck;
+  // Stryker disable next-line ConditionalExpression,BlockStatement: the general closure below gives the same answer
+  if (checks.length === 1) {
+    const only = checks[0]!;
+    return (value, path, issues) => {
+      const before = issues.length;
+      typeCheck(value, path, issues);
+      if (issues.length === before) only(value, path, issues);
+    };
+  }
+  return (value, path, issues) => {
+    const before = issues.length;
+    typeCheck(value, path, issues);
+    if (issues.length > before) return;
+    for (let i = 0; i < checks.length; i++) checks[i]!(value, path, issues);
   };
 }
 
@@ -155,8 +188,8 @@ function reference(ref: string, at: string, state: State, owner: string | undefi
   }
   name = name.replaceAll("~1", "/").replaceAll("~0", "~");
   // compileNode refused a root that is not an object before any keyword compiled
-  const definitions = (state.root as JsonObject).get(block);
-  const target = definitions instanceof Map ? definitions.get(name) : undefined;
+  const definitions = member(state.root as JsonObject, block);
+  const target = definitions !== undefined && isObject(definitions) ? member(definitions, name) : undefined;
   if (target === undefined) throw new SchemaError(messages.unresolvedRef(ref, at));
   const location = [block, name];
   const key = pointerOf(location);
@@ -170,7 +203,7 @@ function reference(ref: string, at: string, state: State, owner: string | undefi
   // the owner is undefined or a definition compiled here, so its list exists
   state.loops.get(owner)!.push(key);
   const found = cell;
-  return (value, at, issues) => found.check!(value, at, issues);
+  return (value, path, issues) => found.check!(value, path, issues);
 }
 
 /** Refuses a cycle of references that never steps into the value: validating would never end. */

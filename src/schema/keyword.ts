@@ -1,16 +1,22 @@
 import type { JsonObject, JsonValue } from "../json/value.js";
-import type { Location, Segment } from "./path.js";
+import type { Members } from "./members.js";
+import type { Segment } from "./path.js";
 
 /** A violation found while validating, before it is turned into a ValidationError. */
 export interface Issue {
-  readonly at: Location | undefined;
+  /** Where in the value: a copy of the path when the issue was found. */
+  readonly at: readonly Segment[];
   readonly message: string;
   /** Set by `type` on a mismatch: the type (or types) the schema expected. */
   readonly expectedType?: string;
 }
 
-/** A compiled keyword: checks one value, appending what it finds to `issues`. */
-export type Check = (value: JsonValue, at: Location | undefined, issues: Issue[]) => void;
+/**
+ * A compiled keyword: checks one value, appending what it finds to `issues`. `path` leads from
+ * the root to the value; a check that steps into a part pushes its segment and pops it after,
+ * so a valid value is checked without building any path at all.
+ */
+export type Check = (value: JsonValue, path: Segment[], issues: Issue[]) => void;
 
 /** What a keyword sees while it compiles. */
 export interface CompileContext {
@@ -18,6 +24,8 @@ export interface CompileContext {
   readonly schema: JsonObject;
   /** Compiles a subschema found under this keyword, at the given steps below it. */
   subschema(value: JsonValue, ...steps: Segment[]): Check;
+  /** The schema's member keywords' shared pass over an object's members (see members.ts). */
+  members(): Members;
   /** Resolves a `$ref` (lesson profile): a check that runs the referenced schema; a ref that does not resolve is refused. */
   reference(ref: string): Check;
   /** Refuses the keyword's value: `"minLength" at # must be SHAPE`. */
@@ -26,10 +34,13 @@ export interface CompileContext {
   fail(message: (at: string) => string): never;
 }
 
-/** One keyword of the subset: turns its value into a Check, or refuses it. */
+/** One keyword of the subset: turns its value into a Check (NOTHING when it only tells the schema's Members), or refuses it. */
 export type Keyword = (value: JsonValue, context: CompileContext) => Check;
 
-/** Steps one level down from `at`. */
-export function child(at: Location | undefined, segment: Segment): Location {
-  return { parent: at, segment };
+/** The check of a keyword that checks nothing where it stands. */
+export const NOTHING: Check = () => {};
+
+/** An issue at the value `path` leads to. */
+export function issue(path: readonly Segment[], message: string, expectedType?: string): Issue {
+  return { at: path.slice(), message, expectedType };
 }

@@ -2,6 +2,9 @@
 // seed's hand-worked example (required, additionalProperties, type, enum) are
 // fixed by the spec (tier core); every other wording is ours (tier catalog).
 // Values are rendered as compact JSON with number literals kept as written.
+import { quote } from "../json/value.js";
+
+export { quote };
 
 export const messages = {
   // validation errors: the text after "PATH: "
@@ -53,8 +56,3 @@ export const messages = {
 
 /** The prefix a failed call's tool message carries, so the model can tell failure from output. */
 export const ERROR_PREFIX = "error: ";
-
-/** A string as a JSON string literal: what Go's %q prints for the texts we quote. */
-export function quote(text: string): string {
-  return JSON.stringify(text);
-}

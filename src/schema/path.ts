@@ -3,21 +3,6 @@ import { compareCodePoints } from "../json/value.js";
 /** One step into a value: a property name or an array index. */
 export type Segment = string | number;
 
-/**
- * Where the validator is, as a linked list from the leaf up: cheap to extend
- * on every step, turned into segments only when an error is reported.
- */
-export interface Location {
-  readonly parent: Location | undefined;
-  readonly segment: Segment;
-}
-
-export function segmentsOf(location: Location | undefined): Segment[] {
-  const segments: Segment[] = [];
-  for (let at = location; at; at = at.parent) segments.push(at.segment);
-  return segments.reverse();
-}
-
 /** The seed's rendering: `$`, `$.name`, `$.tags[1]`. */
 export function formatPath(segments: readonly Segment[]): string {
   let out = "$";

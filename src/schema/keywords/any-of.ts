@@ -1,17 +1,18 @@
 import type { Issue, Keyword } from "../keyword.js";
+import { issue } from "../keyword.js";
 import { messages } from "../messages.js";
 
 /** `anyOf`: at least one subschema passes; otherwise one error at the value (theirs would only confuse). */
 export const anyOf: Keyword = (value, context) => {
   if (!Array.isArray(value) || value.length === 0) return context.refuse("a non-empty array");
   const checks = value.map((schema, i) => context.subschema(schema, i));
-  return (instance, at, issues) => {
+  return (instance, path, issues) => {
     const scratch: Issue[] = [];
     for (const check of checks) {
       scratch.length = 0;
-      check(instance, at, scratch);
+      check(instance, path, scratch);
       if (scratch.length === 0) return;
     }
-    issues.push({ at, message: messages.anyOf() });
+    issues.push(issue(path, messages.anyOf()));
   };
 };

@@ -1,14 +1,15 @@
 import { JsonNumber } from "../../json/number.js";
-import type { Keyword } from "../keyword.js";
+import { isNumber } from "../../json/value.js";
+import { issue, type Keyword } from "../keyword.js";
 import { messages } from "../messages.js";
 import { numberLimit } from "./shapes.js";
 
 /** `minimum`: the number is at least the limit (inclusive, exact). */
 export const minimum: Keyword = (value, context) => {
   const limit = numberLimit(value, context);
-  return (instance, at, issues) => {
-    if (instance instanceof JsonNumber && instance.compare(limit) < 0) {
-      issues.push({ at, message: messages.minimum(instance.literal, limit.literal) });
+  return (instance, path, issues) => {
+    if (isNumber(instance) && JsonNumber.compare(instance, limit) < 0) {
+      issues.push(issue(path, messages.minimum(JsonNumber.literalOf(instance), JsonNumber.literalOf(limit))));
     }
   };
 };
@@ -16,9 +17,9 @@ export const minimum: Keyword = (value, context) => {
 /** `maximum`: the number is at most the limit (inclusive, exact). */
 export const maximum: Keyword = (value, context) => {
   const limit = numberLimit(value, context);
-  return (instance, at, issues) => {
-    if (instance instanceof JsonNumber && instance.compare(limit) > 0) {
-      issues.push({ at, message: messages.maximum(instance.literal, limit.literal) });
+  return (instance, path, issues) => {
+    if (isNumber(instance) && JsonNumber.compare(instance, limit) > 0) {
+      issues.push(issue(path, messages.maximum(JsonNumber.literalOf(instance), JsonNumber.literalOf(limit))));
     }
   };
 };

@@ -1,13 +1,13 @@
-import type { Keyword } from "../keyword.js";
+import { issue, type Keyword } from "../keyword.js";
 import { messages } from "../messages.js";
 import { countLimit } from "./shapes.js";
 
 /** `minItems`: the array has at least this many elements. */
 export const minItems: Keyword = (value, context) => {
   const limit = countLimit(value, context);
-  return (instance, at, issues) => {
+  return (instance, path, issues) => {
     if (Array.isArray(instance) && instance.length < limit.value) {
-      issues.push({ at, message: messages.minItems(limit.text, instance.length) });
+      issues.push(issue(path, messages.minItems(limit.text, instance.length)));
     }
   };
 };
@@ -15,9 +15,9 @@ export const minItems: Keyword = (value, context) => {
 /** `maxItems`: the array has at most this many elements. */
 export const maxItems: Keyword = (value, context) => {
   const limit = countLimit(value, context);
-  return (instance, at, issues) => {
+  return (instance, path, issues) => {
     if (Array.isArray(instance) && instance.length > limit.value) {
-      issues.push({ at, message: messages.maxItems(limit.text, instance.length) });
+      issues.push(issue(path, messages.maxItems(limit.text, instance.length)));
     }
   };
 };

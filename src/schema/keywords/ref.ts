@@ -1,4 +1,5 @@
-import type { Keyword } from "../keyword.js";
+import { isObject } from "../../json/value.js";
+import { NOTHING, type Keyword } from "../keyword.js";
 
 /** The lesson profile's `$ref`: a local reference into the root's `definitions` or `$defs` (resolved by the compiler). */
 export const ref: Keyword = (value, context) => {
@@ -8,7 +9,7 @@ export const ref: Keyword = (value, context) => {
 
 /** `definitions` and `$defs`: named schemas for `$ref`. Each must be a schema; they check nothing where they stand. */
 export const definitions: Keyword = (value, context) => {
-  if (!(value instanceof Map)) return context.refuse("an object");
-  for (const [name, schema] of value) context.subschema(schema, name);
-  return () => {};
+  if (!isObject(value)) return context.refuse("an object");
+  for (const name of Object.keys(value)) context.subschema(value[name]!, name);
+  return NOTHING;
 };

@@ -1,12 +1,9 @@
-import type { Keyword } from "../keyword.js";
-import { messages } from "../messages.js";
+import { NOTHING, type Keyword } from "../keyword.js";
 
 /** `required`: each listed property is present. */
 export const required: Keyword = (value, context) => {
   if (!Array.isArray(value) || !value.every((name) => typeof name === "string")) return context.refuse("an array of strings");
-  const names = value as string[];
-  return (instance, at, issues) => {
-    if (!(instance instanceof Map)) return;
-    for (const name of names) if (!instance.has(name)) issues.push({ at, message: messages.required(name) });
-  };
+  const members = context.members();
+  for (const name of value as string[]) members.require(name);
+  return NOTHING;
 };

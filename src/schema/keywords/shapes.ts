@@ -1,5 +1,5 @@
 import { JsonNumber } from "../../json/number.js";
-import type { JsonValue } from "../../json/value.js";
+import { isNumber, type JsonValue } from "../../json/value.js";
 import type { CompileContext } from "../keyword.js";
 
 // Shape checks shared by keywords whose values are counts or numbers.
@@ -12,12 +12,12 @@ export interface Limit {
 }
 
 export function countLimit(value: JsonValue, context: CompileContext): Limit {
-  if (!(value instanceof JsonNumber) || !value.isInteger || value.negative) return context.refuse("a non-negative integer");
-  const safe = value.toSafeInteger();
-  return safe === undefined ? { value: Number.MAX_SAFE_INTEGER, text: value.literal } : { value: safe, text: String(safe) };
+  if (!isNumber(value) || !JsonNumber.isInteger(value) || JsonNumber.compare(value, 0) < 0) return context.refuse("a non-negative integer");
+  const safe = typeof value === "number" ? value : value.toSafeInteger();
+  return safe === undefined ? { value: Number.MAX_SAFE_INTEGER, text: JsonNumber.literalOf(value) } : { value: safe, text: String(safe) };
 }
 
-export function numberLimit(value: JsonValue, context: CompileContext): JsonNumber {
-  if (!(value instanceof JsonNumber)) return context.refuse("a number");
+export function numberLimit(value: JsonValue, context: CompileContext): number | JsonNumber {
+  if (!isNumber(value)) return context.refuse("a number");
   return value;
 }
