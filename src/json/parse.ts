@@ -11,6 +11,8 @@ export class JsonSyntaxError extends Error {
   override name = "JsonSyntaxError";
 }
 
+/** Texts up to this long are read by the exact parser alone (docs/benchmarks.md has the crossover). */
+const SHORT_TEXT = 48;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 /** 10^0 … 10^15, exact as float64: a short literal's value is its digits over one of them, rounded once. */
 const POWERS_OF_TEN = Array.from({ length: SHORT_DIGITS + 1 }, (_, k) => 10 ** k);
@@ -21,16 +23,17 @@ const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b
  * duplicate keys, lone surrogates and nesting deeper than MAX_DEPTH.
  */
 export function parseJSON(text: string): JsonValue {
-  // a plain text means the same to JSON.parse, which builds it several times faster
-  // Stryker disable ConditionalExpression,BlockStatement: the exact parser gives the same value, only slower (test/reference-plain.test.ts checks isPlain itself)
-  if (isPlain(text)) {
+  // a plain text means the same to JSON.parse, which builds it several times faster, once past
+  // its fixed cost: up to SHORT_TEXT characters the exact parser alone is faster
+  // Stryker disable ConditionalExpression,EqualityOperator,BlockStatement: the exact parser gives the same value, only slower (test/reference-plain.test.ts checks isPlain itself)
+  if (text.length > SHORT_TEXT && isPlain(text)) {
     try {
       return JSON.parse(text) as JsonValue;
     } catch {
       // malformed: the exact parser says where, as it always does
     }
   }
-  // Stryker restore ConditionalExpression,BlockStatement
+  // Stryker restore ConditionalExpression,EqualityOperator,BlockStatement
   return parseExact(text);
 }
 
