@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
 import { linear } from "./linear.js";
+import { complement, DIGIT, MAX_CODE_POINT, WORD, type Ranges } from "./ranges.js";
 
 // The lesson profile's patterns: ECMA-262 regular expressions with the `u` flag (a pattern is
 // read as code points and matched against code points). A pattern is first compiled by the
@@ -42,17 +43,6 @@ export interface Expression {
   matches(input: string): boolean;
 }
 
-/** Inclusive code point ranges. */
-type Ranges = (readonly [number, number])[];
-
-const MAX = 0x10ffff;
-const DIGIT: Ranges = [[0x30, 0x39]];
-const WORD: Ranges = [
-  [0x30, 0x39],
-  [0x41, 0x5a],
-  [0x5f, 0x5f],
-  [0x61, 0x7a],
-];
 const SPACE: Ranges = [
   [0x09, 0x0d],
   [0x20, 0x20],
@@ -195,7 +185,7 @@ function translate(source: string): string | undefined {
     } else if (c === "[") {
       const negated = chars[i] === "^";
       if (negated) i++;
-      const ranges: Ranges = [];
+      const ranges: (readonly [number, number])[] = [];
       while (chars[i] !== "]") {
         const low = classAtom();
         if (low === undefined) return undefined;
@@ -246,7 +236,7 @@ function literal(code: number): string {
 function classText(set: Ranges): string {
   const rest = complement(set);
   const items = (ranges: Ranges) => ranges.map(([low, high]) => (low === high ? literal(low) : `${literal(low)}-${literal(high)}`)).join("");
-  return rest.length > 0 && (set.length === 0 || set.at(-1)![1] === MAX) ? `[^${items(rest)}]` : `[${items(set)}]`;
+  return rest.length > 0 && (set.length === 0 || set.at(-1)![1] === MAX_CODE_POINT) ? `[^${items(rest)}]` : `[${items(set)}]`;
 }
 
 /** Sorted, merged ranges. */
@@ -261,14 +251,3 @@ function normalize(ranges: Ranges): Ranges {
   return merged;
 }
 
-/** The code points not in a normalized set. */
-function complement(set: Ranges): Ranges {
-  const gaps: Ranges = [];
-  let next = 0;
-  for (const [low, high] of set) {
-    if (low > next) gaps.push([next, low - 1]);
-    next = high + 1;
-  }
-  if (next <= MAX) gaps.push([next, MAX]);
-  return gaps;
-}

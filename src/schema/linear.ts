@@ -1,4 +1,5 @@
 import type { Expression } from "./ecma.js";
+import { complement, DIGIT, MAX_CODE_POINT, WORD, type Ranges } from "./ranges.js";
 
 // A fast path for RE2 patterns: a native RegExp, used only for patterns in a subset where it is
 // proven to match exactly what RE2 matches and to run in linear time in V8's backtracking engine.
@@ -29,9 +30,6 @@ import type { Expression } from "./ecma.js";
 //
 // Patterns outside the subset return undefined: they run on re2js, which is linear too, but slower.
 
-/** Inclusive code point ranges. */
-type Ranges = readonly (readonly [number, number])[];
-
 /** An atom's set with its count: min to max times (max Infinity when unbounded). */
 interface Piece {
   readonly set: Ranges;
@@ -39,18 +37,10 @@ interface Piece {
   readonly max: number;
 }
 
-const MAX_CODE_POINT = 0x10ffff;
 const MAX_PIECES = 64;
 // RE2's own limit: a larger count is a compile error there
 const MAX_COUNT = 1000;
 
-const DIGIT: Ranges = [[0x30, 0x39]];
-const WORD: Ranges = [
-  [0x30, 0x39],
-  [0x41, 0x5a],
-  [0x5f, 0x5f],
-  [0x61, 0x7a],
-];
 // RE2's \s: no \v
 const SPACE: Ranges = [
   [0x09, 0x0a],
@@ -241,18 +231,6 @@ function overlaps(a: Ranges, b: Ranges): boolean {
   return a.some(([low, high]) => b.some(([otherLow, otherHigh]) => low <= otherHigh && otherLow <= high));
 }
 
-/** The code points not in a set (its ranges in any order, overlapping or not). */
-function complement(set: Ranges): Ranges {
-  const sorted = [...set].sort((a, b) => a[0] - b[0]);
-  const gaps: [number, number][] = [];
-  let next = 0;
-  for (const [low, high] of sorted) {
-    if (low > next) gaps.push([next, low - 1]);
-    next = Math.max(next, high + 1);
-  }
-  if (next <= MAX_CODE_POINT) gaps.push([next, MAX_CODE_POINT]);
-  return gaps;
-}
 
 function pieceText({ set, min, max }: Piece): string {
   const hex = (code: number) => `\\u{${code.toString(16)}}`;
