@@ -142,7 +142,7 @@ function compileNode(schema: JsonValue, location: readonly Segment[], state: Sta
 
 /**
  * One schema's checks as one: a wrong type stops the others (they would only repeat the
- * mismatch). The common shapes get a closure of their own, each call through a list costs.
+ * mismatch). The common shapes get closures of their own: a call through a list costs time.
  */
 function fuse(typeCheck: Check | undefined, checks: readonly Check[]): Check {
   // Stryker disable next-line ConditionalExpression: the general closure below gives the same answer
