@@ -1,6 +1,6 @@
 import { RE2JS } from "re2js";
 import { linear } from "./linear.js";
-import { complement, DIGIT, MAX_CODE_POINT, WORD, type Ranges } from "./ranges.js";
+import { classEscapes, complement, CONTROL_ESCAPES, MAX_CODE_POINT, type Ranges } from "./ranges.js";
 
 // The lesson profile's patterns: ECMA-262 regular expressions with the `u` flag (a pattern is
 // read as code points and matched against code points). A pattern is first compiled by the
@@ -61,22 +61,7 @@ const LINE_TERMINATORS: Ranges = [
   [0x2028, 0x2029],
 ];
 
-const SETS = new Map<string, Ranges>([
-  ["d", DIGIT],
-  ["D", complement(DIGIT)],
-  ["w", WORD],
-  ["W", complement(WORD)],
-  ["s", SPACE],
-  ["S", complement(SPACE)],
-]);
-
-const CONTROLS = new Map([
-  ["t", 0x09],
-  ["n", 0x0a],
-  ["v", 0x0b],
-  ["f", 0x0c],
-  ["r", 0x0d],
-]);
+const SETS = classEscapes(SPACE);
 
 /**
  * Compiles an ECMA-262 pattern: on re2js when it translates exactly, else on the native RegExp.
@@ -126,7 +111,7 @@ function translate(source: string): string | undefined {
     const c = chars[i++]!;
     const set = SETS.get(c);
     if (set) return set;
-    const control = CONTROLS.get(c);
+    const control = CONTROL_ESCAPES.get(c);
     if (control !== undefined) return control;
     // outside a class \b is an assertion, handled before this is called
     if (c === "b") return 0x08;

@@ -1,5 +1,5 @@
 import type { Expression } from "./ecma.js";
-import { complement, DIGIT, MAX_CODE_POINT, WORD, type Ranges } from "./ranges.js";
+import { classEscapes, complement, CONTROL_ESCAPES, MAX_CODE_POINT, type Ranges } from "./ranges.js";
 
 // A fast path for RE2 patterns: a native RegExp, used only for patterns in a subset where it is
 // proven to match exactly what RE2 matches and to run in linear time in V8's backtracking engine.
@@ -49,21 +49,7 @@ const SPACE: Ranges = [
 ];
 const ANY_BUT_NEWLINE = complement([[0x0a, 0x0a]]);
 
-const CLASS_ESCAPES = new Map<string | undefined, Ranges>([
-  ["d", DIGIT],
-  ["D", complement(DIGIT)],
-  ["w", WORD],
-  ["W", complement(WORD)],
-  ["s", SPACE],
-  ["S", complement(SPACE)],
-]);
-const CONTROL_ESCAPES = new Map<string | undefined, number>([
-  ["t", 0x09],
-  ["n", 0x0a],
-  ["v", 0x0b],
-  ["f", 0x0c],
-  ["r", 0x0d],
-]);
+const CLASS_ESCAPES = classEscapes(SPACE);
 const QUANTIFIERS = new Map<string | undefined, readonly [number, number]>([
   ["*", [0, Infinity]],
   ["+", [1, Infinity]],
