@@ -240,6 +240,27 @@ describe("code-point order", () => {
     );
   });
 
+  it("orders a call's errors by path, then message, however many there are", () => {
+    // declared names get a type error at their own path, others an "unexpected property" at $:
+    // a few errors or dozens, in any key order, come out sorted
+    const name = fc.string({ unit: fc.constantFrom("a", "b", "~", "\u{1F600}", "\uFFFF", "é"), minLength: 1, maxLength: 4 });
+    const names = fc.oneof(fc.uniqueArray(name, { maxLength: 8 }), fc.uniqueArray(name, { minLength: 17, maxLength: 40 }));
+    fc.assert(
+      fc.property(names, names, (declared, sent) => {
+        const properties = Object.fromEntries(declared.map((key) => [key, { type: "string" }]));
+        const schema = compile(JSON.stringify({ type: "object", properties, additionalProperties: false }));
+        const errors = schema.validateJSON(JSON.stringify(Object.fromEntries(sent.map((key) => [key, 1])))).map(String);
+        expect(errors).toHaveLength(sent.length);
+        const order = (x: string, y: string) => {
+          const [a, b] = [x, y].map((error) => error.split(": "));
+          return expected(a![0]!, b![0]!) || expected(a![1]!, b![1]!);
+        };
+        for (let i = 1; i < errors.length; i++) expect(order(errors[i - 1]!, errors[i]!)).toBeLessThanOrEqual(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("puts a character beyond the BMP after U+FFFF, unlike UTF-16 order", () => {
     expect(compareCodePoints("\u{1F600}", "\uFFFF")).toBe(1);
     expect(compareCodePoints("a\u{1F600}", "a\u{1F601}")).toBe(-1);

@@ -111,6 +111,14 @@ describe("isPlain", () => {
     expect(isPlain('["\\\\", "\\u0041", "\\ud800"]')).toBe(false);
   });
 
+  it("ends at an unterminated string, leaving the error to the exact parser", () => {
+    // "plain" or not, the text is malformed: what matters is that the scan stops
+    const open = '"' + "x".repeat(60);
+    for (const text of [open, `[${open}`, `{"a":1,"b":${open}`]) {
+      expect(() => parseJSON(text), text).toThrow("invalid JSON: unexpected end of input");
+    }
+  });
+
   it("a short number literal is plain, and held as a JavaScript number, exactly when it is its float64's own text", () => {
     const literal = fc.oneof(
       fc.integer().map(String),

@@ -1,7 +1,7 @@
 import { compareCodePoints } from "../json/value.js";
 import { compile, isLesson, SchemaError, type Profile, type Schema, type ValidationError } from "../schema/compile.js";
 import { messages } from "../schema/messages.js";
-import { compareErrors, renderPath, type PathStyle } from "../schema/path.js";
+import { formatPointer, sortErrors } from "../schema/path.js";
 import { DOTTED_NAME_PATTERN, NAME_PATTERN } from "./names.js";
 import { Result } from "./result.js";
 import { handlerKindOf, parametersText, ToolError, type HandlerKind, type Tool } from "./tool.js";
@@ -158,11 +158,10 @@ export class Registry {
   }
 
   private render(errors: ValidationError[]): string[] {
-    const style: PathStyle = this.lesson ? "pointer" : "dollar";
-    return errors
-      .map((error) => ({ path: renderPath(error.segments, style), message: error.message }))
-      .sort(compareErrors)
-      .map((error) => `${error.path}: ${error.message}`);
+    // validate sorted them by their $-paths; pointer paths sort otherwise
+    if (!this.lesson) return errors.map(String);
+    const rendered = errors.map((error) => ({ path: formatPointer(error.segments), message: error.message }));
+    return sortErrors(rendered).map((error) => `${error.path}: ${error.message}`);
   }
 }
 

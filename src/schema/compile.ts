@@ -1,10 +1,13 @@
 import { JsonSyntaxError, parseJSON } from "../json/parse.js";
 import { compareCodePoints, isObject, member, type JsonObject, type JsonValue } from "../json/value.js";
-import { NOTHING, type Check, type CompileContext, type Issue, type Keyword } from "./keyword.js";
+import { ValidationError } from "./error.js";
+import { NOTHING, type Check, type CompileContext, type Keyword } from "./keyword.js";
 import { Members } from "./members.js";
 import { ANNOTATIONS, KEYWORDS, LESSON_KEYWORDS } from "./keywords/index.js";
 import { messages } from "./messages.js";
-import { compareErrors, formatPath, formatPointer, type Segment } from "./path.js";
+import { formatPointer, sortErrors, type Segment } from "./path.js";
+
+export { ValidationError };
 
 /** `ag02` (seed 000, the default) or `lesson` (seed 001; `pointer` is its former name). */
 export type Profile = "ag02" | "lesson" | "pointer";
@@ -22,24 +25,6 @@ export interface CompileOptions {
 /** A schema outside the subset, or not a schema at all. */
 export class SchemaError extends Error {
   override name = "SchemaError";
-}
-
-/** One violation: where it is in the value, and what is wrong. `String(error)` is "PATH: message". */
-export class ValidationError {
-  readonly path: string;
-
-  constructor(
-    readonly segments: readonly Segment[],
-    readonly message: string,
-    /** The type the schema expected, on a `type` mismatch only (the lesson's expected_type); "a or b" for a list. */
-    readonly expectedType?: string,
-  ) {
-    this.path = formatPath(segments);
-  }
-
-  toString(): string {
-    return `${this.path}: ${this.message}`;
-  }
 }
 
 /** A compiled schema. Immutable; safe to share between concurrent calls. */
@@ -60,11 +45,9 @@ export class Schema {
 
   /** Validates a parsed value (parseJSON's, or JSON.parse's: see json/value.ts). */
   validate(value: JsonValue): ValidationError[] {
-    const issues: Issue[] = [];
-    this.check(value, [], issues);
-    // Stryker disable next-line ConditionalExpression: mapping and sorting nothing gives nothing too
-    if (issues.length === 0) return [];
-    return issues.map((issue) => new ValidationError(issue.at, issue.message, issue.expectedType)).sort(compareErrors);
+    const errors: ValidationError[] = [];
+    this.check(value, [], errors);
+    return sortErrors(errors);
   }
 }
 

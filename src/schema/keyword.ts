@@ -1,22 +1,14 @@
 import type { JsonObject, JsonValue } from "../json/value.js";
 import type { Members } from "./members.js";
+import { ValidationError } from "./error.js";
 import type { Segment } from "./path.js";
 
-/** A violation found while validating, before it is turned into a ValidationError. */
-export interface Issue {
-  /** Where in the value: a copy of the path when the issue was found. */
-  readonly at: readonly Segment[];
-  readonly message: string;
-  /** Set by `type` on a mismatch: the type (or types) the schema expected. */
-  readonly expectedType?: string;
-}
-
 /**
- * A compiled keyword: checks one value, appending what it finds to `issues`. `path` leads from
+ * A compiled keyword: checks one value, appending each violation it finds to `issues`. `path` leads from
  * the root to the value; a check that steps into a part pushes its segment and pops it after,
  * so a valid value is checked without building any path at all.
  */
-export type Check = (value: JsonValue, path: Segment[], issues: Issue[]) => void;
+export type Check = (value: JsonValue, path: Segment[], issues: ValidationError[]) => void;
 
 /** What a keyword sees while it compiles. */
 export interface CompileContext {
@@ -40,7 +32,7 @@ export type Keyword = (value: JsonValue, context: CompileContext) => Check;
 /** The check of a keyword that checks nothing where it stands. */
 export const NOTHING: Check = () => {};
 
-/** An issue at the value `path` leads to. */
-export function issue(path: readonly Segment[], message: string, expectedType?: string): Issue {
-  return { at: path.slice(), message, expectedType };
+/** A violation at the value `path` leads to (a copy: the path goes on changing). */
+export function issue(path: readonly Segment[], message: string, expectedType?: string): ValidationError {
+  return new ValidationError(path.slice(), message, expectedType);
 }

@@ -1,4 +1,5 @@
-import type { Issue, Keyword } from "../keyword.js";
+import type { ValidationError } from "../error.js";
+import type { Keyword } from "../keyword.js";
 import { issue } from "../keyword.js";
 import { messages } from "../messages.js";
 
@@ -7,7 +8,7 @@ export const anyOf: Keyword = (value, context) => {
   if (!Array.isArray(value) || value.length === 0) return context.refuse("a non-empty array");
   const checks = value.map((schema, i) => context.subschema(schema, i));
   return (instance, path, issues) => {
-    const scratch: Issue[] = [];
+    const scratch: ValidationError[] = [];
     for (const check of checks) {
       scratch.length = 0;
       check(instance, path, scratch);
