@@ -1,10 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { bench, describe } from "vitest";
-import { loadCorpus } from "../src/harness/corpus.js";
-import { runRows, selectRows, type RunOptions } from "../src/harness/runner.js";
-import { TIERS } from "../src/harness/rows.js";
-import { inProcessSubject } from "../src/harness/subjects/in-process.js";
-import { stdioSubject } from "../src/harness/subjects/stdio.js";
+import { loadCorpus } from "../dist/harness/corpus.js";
+import { runRows, selectRows, type RunOptions } from "../dist/harness/runner.js";
+import { TIERS } from "../dist/harness/rows.js";
+import { inProcessSubject } from "../dist/harness/subjects/in-process.js";
+import { stdioSubject } from "../dist/harness/subjects/stdio.js";
 
 // The whole ag02 corpus through the harness, end to end: in-process, and through the
 // reference's stdio adapter with its process start included (needs `npm run build`).

@@ -1,7 +1,7 @@
 import { Validator as CfworkerValidator } from "@cfworker/json-schema";
 import Ajv2020Module from "ajv/dist/2020.js";
 import { bench, describe } from "vitest";
-import { compile } from "../src/schema/compile.js";
+import { compile } from "tool-conformance";
 import { CASES, SIDES, groupName } from "./cases.js";
 
 // Tool-call-sized arguments, in one run: JSON.parse alone (the floor), the reference
