@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from "../json/value.js";
-import type { Members } from "./members.js";
 import { ValidationError } from "./error.js";
+import type { Members } from "./members.js";
 import type { Segment } from "./path.js";
 
 /**
