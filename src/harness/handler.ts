@@ -1,7 +1,7 @@
 import type * as Reference from "../index.js";
 import type { Behavior, ConcurrentBody, Request, StartReply, ToolSpec } from "./protocol.js";
 import { PROTOCOL_VERSION } from "./protocol.js";
-import { compareErrors } from "../schema/path.js";
+import { sortErrors } from "../schema/path.js";
 
 /** The reference's public API; mutants are copies of it and export the same. */
 export type ReferenceApi = typeof Reference;
@@ -99,7 +99,7 @@ export function createHandler(api: ReferenceApi, options: HandlerOptions) {
         const style = lesson ? "pointer" : "dollar";
         const rendered = errors.map((e) => ({ path: api.renderPath(e.segments, style), message: e.message, ...(lesson && e.expectedType !== undefined ? { expectedType: e.expectedType } : {}) }));
         // the lesson profile sorts by its own rendering
-        if (lesson) rendered.sort(compareErrors);
+        if (lesson) sortErrors(rendered);
         return { ok: true, errors: rendered };
       }
       case "get":

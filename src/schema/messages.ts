@@ -4,8 +4,6 @@
 // Values are rendered as compact JSON with number literals kept as written.
 import { quote } from "../json/value.js";
 
-export { quote };
-
 export const messages = {
   // validation errors: the text after "PATH: "
   required: (name: string) => `missing required property ${quote(name)}`,

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compareCodePoints } from "../../../json/value.js";
-import { renderPath, type Segment } from "../../../schema/path.js";
+import { renderPath, sortErrors, type Segment } from "../../../schema/path.js";
 import { PACKAGE_ROOT } from "../../corpus.js";
 import type { Request, StartReply, WireError } from "../../protocol.js";
 import { PROTOCOL_VERSION } from "../../protocol.js";
@@ -162,7 +161,7 @@ export function createValidatorHandler(library: ValidatorLibrary, options: Valid
           throw new Error(`${library.name} threw while validating: ${messageOf(error)}`);
         }
         const errors: WireError[] = found.map((e) => ({ path: renderPath(e.segments, style), message: e.message }));
-        errors.sort((a, b) => compareCodePoints(a.path, b.path) || compareCodePoints(a.message, b.message));
+        sortErrors(errors);
         return { ok: true, errors };
       }
       case "stop":
