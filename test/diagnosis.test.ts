@@ -1,36 +1,43 @@
 import { describe, expect, it } from "vitest";
-import { diagnose, MIN_SHARE, signatureOf, type Fingerprint } from "../src/harness/diagnosis.js";
+import { diagnose, MIN_SHARE, type Fingerprint } from "../src/harness/diagnosis.js";
 import type { RowResult, ScoreOptions } from "../src/harness/outcome.js";
 import type { Check } from "../src/harness/run-row.js";
+import type { Tier } from "../src/harness/rows.js";
+import { evidenceOf, type Failure } from "../src/harness/symptom.js";
 
 // The diagnosis against synthetic runs and fingerprints: a pitfall is named only when the
-// subject fails enough of its rows THE SAME WAY; errored rows are never evidence.
+// subject shows its symptom (fails its rows in the same sense) on enough of them; errored rows
+// are never evidence; crashes are said apart.
 
-const options: ScoreOptions = { level: "paths", tiers: ["core"] };
+const options: ScoreOptions = { level: "messages", tiers: ["core", "catalog"] };
 const ids = ["a1", "a2", "a3", "a4", "b1", "b2", "c1", "c2", "c3", "c4", "c5", "c6", "d1", "ok1", "ok2", "ok3"];
 
-const verdict = (actual: string): Check => ({ level: "verdict", tier: "core", what: "verdict", expected: "valid", actual, pass: actual === "valid" });
-const paths = (actual: string[]): Check => ({ level: "paths", tier: "core", what: "error paths in order", expected: ["$"], actual, pass: false });
+const verdict = (actual: unknown, expected = "valid"): Check => ({ level: "verdict", tier: "core", what: "verdict", expected, actual, pass: actual === expected });
+const paths = (actual: string[], expected = ["$"]): Check => ({ level: "paths", tier: "core", what: "error paths in order", expected, actual, pass: JSON.stringify(actual) === JSON.stringify(expected) });
+const messages = (actual: string[], expected: string[]): Check => ({ level: "messages", tier: "catalog", what: "errors", expected, actual, pass: JSON.stringify(actual) === JSON.stringify(expected) });
 
-/** A run of every id: `fails` maps an id to its failing checks (a wrong verdict by default); `errored` ids errored. */
-function run(fails: Record<string, Check[]> | string[], errored: string[] = []): RowResult[] {
+/** A run of every id: `fails` maps an id to its checks (a wrong verdict by default); `errored` ids errored. */
+function run(fails: Record<string, Check[]> | string[], errored: string[] = [], tier: (id: string) => Tier = () => "core"): RowResult[] {
   const failing: Record<string, Check[]> = Array.isArray(fails) ? Object.fromEntries(fails.map((id) => [id, [verdict("invalid")]])) : fails;
   return ids.map((id) => {
-    if (errored.includes(id)) return { id, section: "TestValidateTable", tier: "core", rule: "r", pitfalls: [], status: "errored", checks: [], ms: 0, error: "crashed" };
+    const base = { id, section: "TestValidateTable" as const, tier: tier(id), rule: `rule/${id[0]}`, pitfalls: [], ms: 0 };
+    if (errored.includes(id)) return { ...base, status: "errored", checks: [], error: "no reply" };
     const checks = failing[id] ?? [verdict("valid")];
-    return { id, section: "TestValidateTable", tier: "core", rule: "r", pitfalls: [], status: failing[id] ? "failed" : "passed", checks, ms: 0 };
+    return { ...base, status: checks.every((c) => c.pass) ? "passed" : "failed", checks };
   });
 }
 
 /** A fingerprint failing `rows` with a wrong verdict (or the given checks). */
 function print(id: string, rows: string[] | Record<string, Check[]>, pitfall: number | string = Number(id.slice(1))): Fingerprint {
-  const answers: Record<string, string> = {};
+  const answers: Record<string, Failure[]> = {};
   for (const result of run(rows)) {
-    const signature = signatureOf(result, options);
-    if (signature !== undefined) answers[result.id] = signature;
+    const evidence = evidenceOf(result.checks);
+    if (evidence) answers[result.id] = evidence;
   }
   return { id, pitfall, title: `title of ${id}`, symptom: `symptom of ${id}`, answers };
 }
+
+const named = (results: RowResult[], prints: Fingerprint[], opts = options) => diagnose(results, opts, prints).matches.map((m) => m.id);
 
 const s01 = print("s01", ["a1", "a2", "a3", "a4"]);
 const s02 = print("s02", ["b1", "b2"]);
@@ -38,32 +45,18 @@ const s03 = print("s03", ["c1", "c2", "c3", "c4", "c5", "c6"]);
 const s09 = print("s09", ["a1", "a2"]); // nested inside s01's fingerprint
 const all = [s01, s02, s03, s09];
 
-describe("signatureOf", () => {
-  it("is the failing checks at the lowest level that fails, with what came back", () => {
-    const result = run({ a1: [verdict("valid"), paths(["$.x"])] })[0]!;
-    expect(signatureOf(result, options)).toBe(JSON.stringify([["error paths in order", ["$.x"]]]));
-    expect(signatureOf(result, { level: "verdict", tiers: ["core"] })).toBeUndefined();
-  });
-
-  it("is undefined for an errored row and for checks of tiers not scored", () => {
-    expect(signatureOf(run([], ["a1"])[0]!, options)).toBeUndefined();
-    const catalogOnly: Check = { level: "messages", tier: "catalog", what: "errors", expected: ["x"], actual: ["y"], pass: false };
-    expect(signatureOf({ status: "failed", checks: [verdict("valid"), catalogOnly] }, { level: "messages", tiers: ["core"] })).toBeUndefined();
-  });
-});
-
-describe("diagnose", () => {
+describe("diagnose: naming", () => {
   it("says plainly that there is nothing to diagnose when nothing fails", () => {
     const d = diagnose(run([]), options, all);
     expect(d.matches).toEqual([]);
     expect(d.lines).toEqual(["no failures: nothing to diagnose"]);
   });
 
-  it("names an exact match with the seed's sentence", () => {
+  it("names an exact match with the mutant's own symptom, and lists the rows that show it", () => {
     const d = diagnose(run(["c1", "c2", "c3", "c4", "c5", "c6"]), options, all);
-    expect(d.matches.map((m) => m.id)).toEqual(["s03"]);
-    expect(d.matches[0]!.exact).toBe(true);
+    expect(d.matches.map((m) => [m.id, m.exact, m.rows])).toEqual([["s03", true, ["c1", "c2", "c3", "c4", "c5", "c6"]]]);
     expect(d.matches[0]!.sentence).toBe("your failures match s03 (pitfall 3, title of s03): symptom of s03");
+    expect(d.matches[0]!.detail).toBe("an exact match: you fail the same 6 rows it fails, the same way");
     expect(d.unexplained).toEqual([]);
     expect(d.lines).toEqual([d.matches[0]!.sentence]);
   });
@@ -73,7 +66,7 @@ describe("diagnose", () => {
     expect(diagnose(run(["d1", "ok1"]), options, [s19]).lines[0]).toBe("your failures match s19 (spec §2.2, title of s19): symptom of s19");
   });
 
-  it("does not count a row failed another way: the same rows, different answers, are no evidence", () => {
+  it("does not count a row failed another way: the same rows, another wrong answer, are no evidence", () => {
     const otherWay = Object.fromEntries(["c1", "c2", "c3", "c4", "c5", "c6"].map((id) => [id, [verdict("valid"), paths(["$.wrong"])]]));
     const d = diagnose(run(otherWay), options, all);
     expect(d.matches).toEqual([]);
@@ -82,32 +75,31 @@ describe("diagnose", () => {
   });
 
   it("prefers the whole fingerprint over one nested inside it, and does not name the nested one", () => {
-    expect(diagnose(run(["a1", "a2", "a3", "a4"]), options, all).matches.map((m) => m.id)).toEqual(["s01"]);
+    expect(named(run(["a1", "a2", "a3", "a4"]), all)).toEqual(["s01"]);
   });
 
   it("names the nested pitfall when only its rows fail", () => {
-    // s01 shows half its signature (below the threshold), s09 all of it
-    expect(diagnose(run(["a1", "a2"]), options, all).matches.map((m) => m.id)).toEqual(["s09"]);
+    // s01 shows on half its rows (below the threshold), s09 on all of them
+    expect(named(run(["a1", "a2"]), all)).toEqual(["s09"]);
   });
 
-  it("names two pitfalls for a subject with two bugs, best match first", () => {
-    const d = diagnose(run(["c1", "c2", "c3", "c4", "c5", "c6", "b1", "b2"]), options, all);
-    expect(d.matches.map((m) => m.id)).toEqual(["s03", "s02"]);
+  it("names every pitfall a subject shows, however many at once", () => {
+    const d = diagnose(run(["c1", "c2", "c3", "c4", "c5", "c6", "b1", "b2", "a1", "a2", "a3", "a4"]), options, all);
+    expect(d.matches.map((m) => m.id)).toEqual(["s03", "s01", "s02"]);
     expect(d.matches.every((m) => !m.exact)).toBe(true);
-    expect(d.matches[1]!.detail).toBe("2 of its 2 rows fail here the same way; it explains 2 of your 8 failing rows");
+    expect(d.matches[2]!.detail).toBe("it shows on 2 of the 2 rows it is judged on; it explains 2 of your 12 failing rows; seen in rule/b");
   });
 
   it(`names a pitfall from ${MIN_SHARE * 100}% of its rows, and only says "closest" below`, () => {
-    expect(diagnose(run(["c1", "c2", "c3", "c4", "c5"]), options, all).matches.map((m) => m.id)).toEqual(["s03"]);
+    expect(named(run(["c1", "c2", "c3", "c4", "c5"]), all)).toEqual(["s03"]);
     const d = diagnose(run(["c1", "c2", "c3", "c4"]), options, all);
     expect(d.matches).toEqual([]);
     expect(d.closest).toEqual({ id: "s03", hits: 4, size: 6 });
-    expect(d.lines[0]).toBe("no known pitfall matches your 4 failing rows (closest: s03, title of s03, but only 4 of its 6 rows fail here the same way)");
+    expect(d.lines[0]).toBe("no known pitfall matches your 4 failing rows (closest: s03, title of s03, but it shows on only 4 of its 6 rows)");
   });
 
   it("never names a pitfall from a single row when its fingerprint has more", () => {
-    const twoRows = print("s05", ["d1", "ok1"]);
-    expect(diagnose(run(["d1"]), options, [twoRows]).matches).toEqual([]);
+    expect(named(run(["d1"]), [print("s05", ["d1", "ok1"])])).toEqual([]);
   });
 
   it("lists the failing rows no pitfall explains", () => {
@@ -118,8 +110,7 @@ describe("diagnose", () => {
   });
 
   it("lists mutants with identical fingerprints together", () => {
-    const twin = print("s15", ["b1", "b2"], 7);
-    const d = diagnose(run(["b1", "b2"]), options, [...all, twin]);
+    const d = diagnose(run(["b1", "b2"]), options, [...all, print("s15", ["b1", "b2"], 7)]);
     expect(d.matches.map((m) => [m.id, m.alike])).toEqual([["s02", ["s15"]]]);
     expect(d.matches[0]!.sentence).toMatch(/^your failures match s02 or s15 /);
   });
@@ -128,20 +119,105 @@ describe("diagnose", () => {
     const filtered = run(["c1", "c2"]).filter((r) => ["c1", "c2", "ok1"].includes(r.id));
     expect(diagnose(filtered, options, all).matches.map((m) => [m.id, m.exact])).toEqual([["s03", true]]);
   });
+});
 
+describe("diagnose: rows with no answer, and crashes", () => {
   it("takes errored rows as no evidence, and says to fix the adapter first", () => {
-    // every row of s12-like fingerprints errored: nothing is named
     const d = diagnose(run([], ["b1", "b2", "c1", "c2", "c3"]), options, all);
     expect(d.failing).toBe(0);
     expect(d.errored).toBe(5);
     expect(d.matches).toEqual([]);
-    expect(d.lines).toEqual(["5 rows gave no usable answer (errored or not answerable): fix the adapter first; they are no evidence of any pitfall"]);
+    expect(d.lines).toEqual(["5 rows gave no usable answer (the adapter broke the protocol, or lacks a capability): fix the adapter first; they are no evidence of any pitfall"]);
   });
 
   it("leaves errored rows out of a fingerprint's size", () => {
-    // s03's rows: four fail the same way, two errored: 4 of 4 answered
     const d = diagnose(run(["c1", "c2", "c3", "c4"], ["c5", "c6"]), options, all);
     expect(d.matches.map((m) => [m.id, m.hits, m.size])).toEqual([["s03", 4, 4]]);
     expect(d.lines.at(-1)).toMatch(/^2 rows gave no usable answer/);
+  });
+
+  it("counts a crash as the implementation's own wrong answer, said apart and no evidence of another pitfall", () => {
+    const crash = verdict({ threw: "RecursionError: maximum recursion depth exceeded" });
+    const d = diagnose(run({ c1: [crash], c2: [crash], c3: [crash], c4: [crash], c5: [crash], c6: [crash], d1: [crash] }), options, all);
+    expect(d.matches).toEqual([]);
+    expect(d.failing).toBe(7);
+    expect(d.crashed).toBe(7);
+    expect(d.lines).toEqual(["your implementation crashed on 7 rows (it raised or panicked instead of answering; the spec's promise is an answer to every input): c1, c2, c3, c4, c5, … (2 more)"]);
+  });
+});
+
+describe("diagnose: symptoms, whatever the wording, order or key order", () => {
+  it("sees a wrong verdict whatever the subject's wording", () => {
+    const mutant = print("s06", { a1: [verdict("valid", "invalid"), paths([], ["$"]), messages([], ['$: missing required property "city"'])], a2: [verdict("valid", "invalid"), paths([], ["$"])] });
+    const subject = run({ a1: [verdict("valid", "invalid"), paths([], ["$"]), messages([], ['$: missing required property "city"'])], a2: [verdict("valid", "invalid"), paths([], ["$"])] });
+    expect(named(subject, [mutant])).toEqual(["s06"]);
+  });
+
+  it("sees the right items in another unsorted order, compared as JSON values (key order aside)", () => {
+    const defs = (names: string[], flip = false) => names.map((name) => (flip ? { parameters: { type: "object" }, description: "", name } : { name, description: "", parameters: { type: "object" } }));
+    const check = (actual: unknown): Check => ({ level: "verdict", tier: "core", what: "step 4: definitions", expected: defs(["a", "b", "c"]), actual, pass: false });
+    const mutant = print("s12", { a1: [check(defs(["c", "b", "a"]))], a2: [check(defs(["b", "a", "c"]))] }, 9);
+    // Go's map order, and Go's encoder writing keys in its own order
+    expect(named(run({ a1: [check(defs(["b", "c", "a"], true))], a2: [check(defs(["c", "a", "b"], true))] }), [mutant])).toEqual(["s12"]);
+    // the wrong set is not this pitfall
+    expect(named(run({ a1: [check(defs(["c", "b"]))], a2: [check(defs(["b", "a", "c", "d"]))] }), [mutant])).toEqual([]);
+  });
+
+  it("sees errors in an unsorted order of the subject's own", () => {
+    const expected = ["$", "$.a", "$.b"];
+    const mutant = print("s19", { a1: [verdict("invalid", "invalid"), paths(["$.b", "$", "$.a"], expected)], a2: [verdict("invalid", "invalid"), paths(["$.a", "$", "$.b"], expected)] }, "§2.2");
+    const subject = run({ a1: [verdict("invalid", "invalid"), paths(["$.a", "$.b", "$"], expected)], a2: [verdict("invalid", "invalid"), paths(["$.b", "$.a", "$"], expected)] });
+    expect(named(subject, [mutant])).toEqual(["s19"]);
+  });
+
+  it("takes a row the subject gets in the right order as no evidence either way: its own order is sometimes sorted", () => {
+    const expected = ["$", "$.a"];
+    const reversed = (_row: string) => [verdict("invalid", "invalid"), paths(["$.a", "$"], expected)];
+    const s19 = print("s19", { a1: reversed("a1"), a2: reversed("a2"), a3: reversed("a3"), a4: reversed("a4") }, "§2.2");
+    // unsorted on two rows, sorted (by chance) on the other two
+    const d = diagnose(run({ a1: reversed("a1"), a2: reversed("a2") }), options, [s19]);
+    expect(d.matches.map((m) => [m.id, m.hits, m.size])).toEqual([["s19", 2, 2]]);
+    // a wrong answer of another kind on those rows still counts against it
+    const other = [verdict("invalid", "invalid"), paths(["$"], expected)];
+    expect(named(run({ a1: reversed("a1"), a2: reversed("a2"), a3: other, a4: other }), [s19])).toEqual([]);
+  });
+
+  it("sees the same missing and added paths in any order, and errors with no path as such", () => {
+    const expected = ["$.tags[0]", "$.tags[2]"];
+    const s17 = print("s17", { a1: [verdict("invalid", "invalid"), paths(["$.tags", "$.tags"], expected)], a2: [verdict("invalid", "invalid"), paths(["$.x", "$.y"], ["$.x[1]", "$.y"])] }, 10);
+    const s23 = print("s23", { a1: [verdict("invalid", "invalid"), paths(["$", "$"], expected)], a2: [verdict("invalid", "invalid"), paths(["$", "$"], ["$.x[1]", "$.y"])] }, 10);
+    const dropped = run({ a1: [verdict("invalid", "invalid"), paths(["$.tags", "$.tags"], expected)], a2: [verdict("invalid", "invalid"), paths(["$.y", "$.x"], ["$.x[1]", "$.y"])] });
+    expect(named(dropped, [s17, s23])).toEqual(["s17"]);
+    // one error, at the root: what a library with no paths that stops at the first error answers
+    const rootOnly = run({ a1: [verdict("invalid", "invalid"), paths([""], expected)], a2: [verdict("invalid", "invalid"), paths(["$"], ["$.x[1]", "$.y"])] });
+    expect(named(rootOnly, [s17, s23])).toEqual(["s23"]);
+  });
+
+  it("sees a call outcome wrong in the same fields, whatever its other fields", () => {
+    const outcome = (actual: Record<string, unknown>): Check => ({ level: "verdict", tier: "core", what: 'step 2: call "t": outcome', expected: { isError: true, prefixed: true, runs: [] }, actual, pass: false });
+    const s10 = print("s10", { a1: [outcome({ isError: true, prefixed: true, runs: ["{}"] })], a2: [outcome({ isError: true, prefixed: true, runs: ['{"x":1}'] })] }, 7);
+    expect(named(run({ a1: [outcome({ isError: false, prefixed: false, runs: ["{}"] })], a2: [outcome({ isError: true, prefixed: true, runs: ['{"x":1}'] })] }), [s10])).toEqual(["s10"]);
+    expect(named(run({ a1: [outcome({ isError: false, prefixed: false, runs: [] })], a2: [outcome({ isError: false, prefixed: true, runs: [] })] }), [s10])).toEqual([]);
+  });
+
+  it("judges a symptom at its lowest level, so an earlier wrong verdict is another failure", () => {
+    const s17 = print("s17", { a1: [verdict("invalid", "invalid"), paths(["$.tags"], ["$.tags[1]"])], a2: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])] }, 10);
+    expect(named(run({ a1: [verdict("valid", "invalid"), paths(["$.tags"], ["$.tags[1]"])], a2: [verdict("valid", "invalid"), paths(["$.t"], ["$.t[0]"])] }), [s17])).toEqual([]);
+  });
+
+  it("names the same pitfalls whatever the level or tiers the run scores", () => {
+    const s17 = print("s17", { a1: [verdict("invalid", "invalid"), paths(["$.tags"], ["$.tags[1]"])], a2: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])] }, 10);
+    const subject = run({ a1: [verdict("invalid", "invalid"), paths(["$.tags"], ["$.tags[1]"])], a2: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])] });
+    for (const level of ["verdict", "paths", "messages"] as const) expect(named(subject, [s17], { level, tiers: ["core"] })).toEqual(["s17"]);
+    const atVerdict = diagnose(subject, { level: "verdict", tiers: ["core"] }, [s17]);
+    expect(atVerdict.lines[0]).toBe("every row passes at the verdict level; your answers beyond it show:");
+  });
+
+  it("judges a symptom on its core rows when any ran: extra rows of other tiers do not dilute it", () => {
+    // s03 fails six rows; four of them are hardening rows the subject passes
+    const hardening = (id: string): Tier => (["c3", "c4", "c5", "c6"].includes(id) ? "hardening" : "core");
+    const subject = run(["c1", "c2"], [], hardening);
+    expect(named(subject, all, { level: "messages", tiers: ["core"] })).toEqual(["s03"]);
+    expect(named(subject, all, { level: "messages", tiers: ["core", "catalog", "hardening"] })).toEqual(["s03"]);
   });
 });

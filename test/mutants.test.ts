@@ -26,7 +26,7 @@ let matrix: KillMatrix;
 beforeAll(async () => {
   buildMutants({ outDir: dir, mutants: everyMutant });
   matrix = await killMatrix(rows, { dir, catalog });
-});
+}, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The seed's pitfall table (section 5): which pitfall each of s01–s17 makes. */

@@ -1,5 +1,6 @@
 import { loadCorpus } from "../src/harness/corpus.js";
-import { diagnose, signatureOf, type Fingerprint } from "../src/harness/diagnosis.js";
+import { diagnose, type Fingerprint } from "../src/harness/diagnosis.js";
+import { evidenceOf, type Failure } from "../src/harness/symptom.js";
 import type { RowResult } from "../src/harness/outcome.js";
 import { buildReport, type Report } from "../src/harness/report.js";
 import { TIERS, type Row } from "../src/harness/rows.js";
@@ -35,10 +36,10 @@ export async function hostileFixture(): Promise<Fixture> {
   const rows = loadCorpus().filter((r) => !r.profiles || r.profiles.includes("ag02"));
   const s06 = loadCatalog().find((m) => m.id === "s06")!;
   const run = await runRows(await loadMutant(s06), rows, { profile: "ag02", ...options, progress: false });
-  const answers: Record<string, string> = {};
+  const answers: Record<string, Failure[]> = {};
   for (const result of run.results) {
-    const signature = signatureOf(result, options);
-    if (signature !== undefined) answers[result.id] = signature;
+    const evidence = result.status === "failed" ? evidenceOf(result.checks) : undefined;
+    if (evidence !== undefined) answers[result.id] = evidence;
   }
   const fingerprint: Fingerprint = { id: "s06", pitfall: 5, title: "required not enforced", symptom: "the tool runs without city, or with a field it ignores", answers };
   const replace = (index: number, result: RowResult) => {

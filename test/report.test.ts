@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCorpus } from "../src/harness/corpus.js";
-import { diagnose, signatureOf } from "../src/harness/diagnosis.js";
+import { diagnose } from "../src/harness/diagnosis.js";
+import { evidenceOf } from "../src/harness/symptom.js";
 import { buildReport, buildStoppedReport, formatReport, parseReport, readReport, REPORT_FORMAT, ReportError, REPRO_MAX_CHARS, reproductionOf, writeFileAtomic, writeReport, type Report } from "../src/harness/report.js";
 import { inProcessSubject } from "../src/harness/subjects/in-process.js";
 import { instanceTextOf, schemaTextOf, TIERS } from "../src/harness/rows.js";
@@ -34,7 +35,7 @@ beforeAll(async () => {
         pitfall: 2,
         title: "string length in UTF-16 units",
         symptom: '"héllo" too long for maxLength: 5',
-        answers: Object.fromEntries(run.results.flatMap((r) => (failing.includes(r.id) ? [[r.id, signatureOf(r, options)!]] : []))),
+        answers: Object.fromEntries(run.results.flatMap((r) => (failing.includes(r.id) ? [[r.id, evidenceOf(r.checks)!]] : []))),
       },
     ]),
   });

@@ -1,10 +1,11 @@
-import { diagnose, pitfallLabel, signatureOf, type Fingerprint } from "../harness/diagnosis.js";
+import { diagnose, pitfallLabel, type Fingerprint } from "../harness/diagnosis.js";
 import type { ScoreOptions } from "../harness/outcome.js";
 import { paintFor, type Paint } from "../harness/reporters/terminal.js";
-import { SECTIONS, type ProfileName, type Row, type Section } from "../harness/rows.js";
+import { SECTIONS, TIERS, type ProfileName, type Row, type Section } from "../harness/rows.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, type Run } from "../harness/runner.js";
 import { failingIds, formatPercent, score } from "../harness/scoring.js";
 import { inProcessSubject } from "../harness/subjects/in-process.js";
+import { evidenceOf, type Failure } from "../harness/symptom.js";
 import type { Subject } from "../harness/subjects/subject.js";
 import { loadCatalog, MutantError, mutantsFor, type Mutant } from "../mutants/catalog.js";
 import { cacheFingerprints } from "../mutants/fingerprints.js";
@@ -47,17 +48,19 @@ export async function demo(rows: Row[], options: DemoOptions): Promise<number> {
   const lines: DemoLine[] = runs.map((run, i) => ({ label: run.label, run, ...(i > 0 ? { mutant: mutants[i - 1]! } : {}) }));
   const reference = lines[0]!;
   const referenceFails = new Set(failingIds(reference.run.results, options));
+  // fingerprints are taken over every check, whatever the run scores (see mutants/matrix.ts)
+  const referenceOff = new Set(reference.run.results.filter((r) => r.status !== "passed" || evidenceOf(r.checks)).map((r) => r.id));
   const prints: Fingerprint[] = lines.slice(1).map((line) => {
     const { id, pitfall, title, symptom } = line.mutant!;
-    const answers: Record<string, string> = {};
+    const answers: Record<string, Failure[]> = {};
     for (const result of line.run.results) {
-      const signature = referenceFails.has(result.id) ? undefined : signatureOf(result, options);
-      if (signature !== undefined) answers[result.id] = signature;
+      const evidence = referenceOff.has(result.id) || result.status === "errored" || result.status === "skipped" ? undefined : evidenceOf(result.checks);
+      if (evidence !== undefined) answers[result.id] = evidence;
     }
     return { id, pitfall, title, symptom, answers };
   });
-  // the next score of a subject needs these very fingerprints for its diagnosis
-  if (options.filters.length === 0) cacheFingerprints(prints, options);
+  // the next score of a subject needs these very fingerprints for its diagnosis: when the demo ran the whole corpus
+  if (options.filters.length === 0 && options.tiers.length === TIERS.length) cacheFingerprints(prints, options);
 
   const paint = paintFor();
   const out: string[] = [];

@@ -1,63 +1,70 @@
-import { LEVELS } from "./rows.js";
-import type { RowResult, ScoreOptions } from "./outcome.js";
+import { statusOf, type RowResult, type ScoreOptions } from "./outcome.js";
+import { LEVELS, type Level } from "./rows.js";
+import { evidenceOf, isOrderOnly, showsExactly, showsSame, thrownBy, type Failure } from "./symptom.js";
 
-// Diagnosis: which known pitfalls explain a subject's failures, judged by its answers.
+// Diagnosis: which known pitfalls a subject's answers show, judged by their symptoms.
 //
-// A mutant's fingerprint is the answers it gives where the reference's differ: for each row it
-// fails, the signature of its failure (the failing checks at the lowest level that fails, with
-// what came back), under the same profile, level and tiers as the run being diagnosed. A subject's
-// row is evidence for a mutant only when the subject fails it THE SAME WAY: failing the same row
-// for another reason (a wrong bound where the mutant miscounts characters) is no evidence at all.
-// Errored and unanswerable rows are never evidence: the subject gave no answer.
+// A mutant's fingerprint is, for every row it fails (the reference passing it), how it fails
+// there: its failing checks at the lowest failing level (symptom.ts's evidence), taken once at the
+// strictest scoring, so a diagnosis does not depend on the tiers or level a run scores. A subject
+// SHOWS a mutant's symptom on a row when it fails that row in the same sense (symptom.ts): the
+// same wrong verdict whatever its wording, the right definitions in some unsorted order, the same
+// missing error paths in any order. Errored and unanswerable rows are never evidence.
 //
-// For a subject failing the rows F (answered), and a fingerprint M restricted to the rows the
-// subject answered:
+// A row the mutant gets only in a wrong order is no evidence either way when the subject passes
+// it: a map's or a walk's order is sometimes the right one. A symptom is judged where it shows first: on the mutant's rows whose failure is at its lowest
+// level (a missing required property lets the value through; an element error loses its index),
+// and on its core rows when the run has any (the spec's own rows; a run that adds catalog and
+// hardening rows does not change the diagnosis). Over those rows:
 //
-//   same    = rows of M that the subject fails the same way
-//   share   = |same| / |M|           how much of the pitfall's signature the subject shows
-//   jaccard = |same| / |F ∪ M|       how alike the two are, as a whole
+//   hits  = rows where the subject shows the symptom
+//   share = hits / rows
 //
-// A pitfall is named ("your failures match") only on strong evidence: share ≥ 3/4 and at least
-// two rows the same way (or the whole fingerprint, when the run selected fewer than two of its
-// rows). Candidates are ranked by Jaccard, then by |same|, then by id; walking that ranking, a
-// candidate is kept only if it explains a failing row no kept candidate explained yet, so a
-// subject with two bugs gets two pitfalls and a fingerprint nested in a bigger one is not named
-// twice. Mutants with identical fingerprints on this run cannot be told apart: they are listed
-// together. Anything weaker is at most "closest", never "your failures match".
+// A pitfall is named only on strong evidence: share ≥ 3/4 and at least two rows (or all of them,
+// when fewer ran). Candidates are ranked exact matches first, then by share, then by hits; walking
+// that ranking, one is kept only if it shows on a row no kept one showed on, so a subject with two
+// bugs gets both named and a symptom nested in a bigger one is not named twice. Mutants with the
+// very same fingerprint on this run are listed together. Anything weaker is at most "closest".
+//
+// A row where the implementation crashed (threw instead of answering) is its own wrong answer:
+// counted and said apart, never evidence of another pitfall.
 
 export interface MutantInfo {
   /** "s03" */
   id: string;
   /** The seed's pitfall number (section 5), or the spec section of a rule the table does not list ("§2.2"). */
   pitfall: number | string;
-  /** The pitfall's short title: "string length in bytes". */
+  /** The mistake: "string length in UTF-8 bytes". */
   title: string;
-  /** The seed's symptom text: "\"héllo\" too long for maxLength: 5". */
+  /** What is true of every implementation that makes it: "\"héllo\" is 6 long, so maxLength: 5 refuses it". */
   symptom: string;
 }
 
 export interface Fingerprint extends MutantInfo {
-  /** Row id → the signature of the mutant's failure there (see signatureOf). */
-  answers: Readonly<Record<string, string>>;
+  /** Row id → how the mutant fails it (see symptom.ts). */
+  answers: Readonly<Record<string, Failure[]>>;
 }
 
 export interface Match extends MutantInfo {
-  /** Rows the subject fails the way the mutant does. */
+  /** Rows, of those the symptom is judged on, where the subject shows it. */
   hits: number;
-  /** Rows of the fingerprint the subject answered. */
+  /** Rows the symptom is judged on that the subject answered. */
   size: number;
   /** hits / size */
   share: number;
+  /** |rows showing it| / |failing rows ∪ the mutant's rows|: how alike the two are, as a whole. */
   jaccard: number;
-  /** Failing rows this match explains that no better-ranked match did. */
+  /** Rows showing it that no better-ranked match showed on. */
   explains: number;
-  /** The subject fails exactly the mutant's rows, each the same way. */
+  /** The subject fails exactly the mutant's rows, with exactly its answers. */
   exact: boolean;
   /** Other mutants with the very same fingerprint on this run. */
   alike: string[];
-  /** `your failures match s03 (pitfall 2, string length in bytes): "héllo" too long for maxLength: 5` */
+  /** Every row where the subject shows the symptom. */
+  rows: string[];
+  /** `your failures match s03 (pitfall 2, string length in UTF-16 units): …` */
   sentence: string;
-  /** `4 of its 4 rows fail here the same way; it explains 4 of your 6 failing rows` */
+  /** `4 of its 4 rows show it here: …; shown on minLength/code-points, …` */
   detail: string;
 }
 
@@ -66,19 +73,21 @@ export interface Diagnosis {
   failing: number;
   /** Rows with no usable answer (errored, or needing a capability the subject lacks): never evidence. */
   errored: number;
+  /** Failing rows where the implementation crashed (threw or panicked) instead of answering. */
+  crashed?: number;
   /** Ranked: the best explanation first. */
   matches: Match[];
   /** Failing row ids no match explains. */
   unexplained: string[];
-  /** The mutant whose signature the subject shows most, when none is named. */
+  /** The mutant whose symptom the subject shows most, when none is named. */
   closest?: { id: string; hits: number; size: number };
   /** Plain sentences, first the headline; fit for any reporter. */
   lines: string[];
 }
 
-/** A pitfall is named only when the subject fails at least this share of its rows the same way. */
+/** A pitfall is named only when the subject shows its symptom on at least this share of the rows it is judged on… */
 export const MIN_SHARE = 0.75;
-/** …and at least this many rows (or the whole fingerprint, if smaller). */
+/** …and on at least this many (or all of them, when fewer ran). */
 export const MIN_HITS = 2;
 
 /** "pitfall 2" for a row of the seed's pitfall table; "spec §2.2" for a rule the table does not list. */
@@ -87,99 +96,134 @@ export function pitfallLabel(pitfall: number | string): string {
   return pitfall.startsWith("§") ? `spec ${pitfall}` : pitfall;
 }
 
-/**
- * How a row failed, as a comparable text: the failing checks (what, and what came back) at the
- * lowest level that fails, among the checks that count. Undefined when the row passed or gave no
- * answer (errored, skipped).
- */
-export function signatureOf(result: Pick<RowResult, "status" | "checks">, options: ScoreOptions): string | undefined {
-  if (result.status === "errored" || result.status === "skipped") return undefined;
-  for (const level of LEVELS.slice(0, LEVELS.indexOf(options.level) + 1)) {
-    const failing = result.checks.filter((check) => check.level === level && options.tiers.includes(check.tier) && !check.pass);
-    if (failing.length > 0) return JSON.stringify(failing.map((check) => [check.what, check.actual]));
-  }
-  return undefined;
-}
-
-/** Diagnoses a run's results against the mutants' fingerprints, taken under the same options. */
+/** Diagnoses a run's results against the mutants' fingerprints. */
 export function diagnose(results: readonly RowResult[], options: ScoreOptions, fingerprints: readonly Fingerprint[]): Diagnosis {
-  const answered = new Map<string, string | undefined>();
+  const answered = new Map<string, RowResult>();
   let errored = 0;
   for (const result of results) {
     if (result.status === "errored" || result.status === "skipped") errored++;
-    else answered.set(result.id, signatureOf(result, options));
+    else answered.set(result.id, result);
   }
-  const failSet = new Set([...answered].filter(([, signature]) => signature !== undefined).map(([id]) => id));
-  const adapterLine = errored > 0 ? [`${errored} row${plural(errored)} gave no usable answer (errored or not answerable): fix the adapter first; they are no evidence of any pitfall`] : [];
-  if (failSet.size === 0) {
-    return { failing: 0, errored, matches: [], unexplained: [], lines: [...(errored > 0 ? [] : ["no failures: nothing to diagnose"]), ...adapterLine] };
-  }
+  const failing = [...answered.values()].filter((result) => statusOf(result.checks, options) === "failed").map((result) => result.id);
+  const failSet = new Set(failing);
+  const crashes = failing.filter((id) => answered.get(id)!.checks.some((check) => !check.pass && thrownBy(check.actual) !== undefined));
 
-  const scored = fingerprints
-    .map((fp) => {
-      const rows = Object.keys(fp.answers).filter((id) => answered.has(id));
-      const same = rows.filter((id) => answered.get(id) === fp.answers[id]);
-      const union = failSet.size + rows.length - same.length;
-      const key = rows.sort().map((id) => `${id}\u0000${fp.answers[id]}`).join("\n");
-      return { fp, rows, same, key, share: rows.length ? same.length / rows.length : 0, jaccard: union ? same.length / union : 0 };
-    })
-    .filter((s) => s.rows.length > 0);
-
-  const strong = (s: (typeof scored)[number]) => s.share >= MIN_SHARE && s.same.length >= Math.min(MIN_HITS, s.rows.length);
+  const scored = fingerprints.map((fp) => judge(fp, answered, failSet)).filter((s) => s.size > 0);
+  const strong = (s: Judged) => s.share >= MIN_SHARE && s.hits >= Math.min(MIN_HITS, s.size);
   const candidates = scored
-    .filter((s) => s.same.length > 0 && strong(s))
-    .sort((a, b) => b.jaccard - a.jaccard || b.same.length - a.same.length || a.fp.id.localeCompare(b.fp.id, "en", { numeric: true }));
+    .filter((s) => s.hits > 0 && strong(s))
+    .sort((a, b) => Number(b.exact) - Number(a.exact) || b.share - a.share || b.hits - a.hits || a.fp.id.localeCompare(b.fp.id, "en", { numeric: true }));
 
-  const explained = new Set<string>();
+  const shown = new Set<string>();
   const matches: Match[] = [];
   const named = new Set<string>();
   for (const c of candidates) {
     if (named.has(c.fp.id)) continue;
-    const fresh = c.same.filter((id) => !explained.has(id));
+    const fresh = c.showing.filter((id) => !shown.has(id));
     if (fresh.length === 0) continue;
-    for (const id of fresh) explained.add(id);
+    for (const id of fresh) shown.add(id);
     const alike = candidates.filter((o) => o !== c && o.key === c.key).map((o) => o.fp.id);
-    for (const id of alike) named.add(id);
-    named.add(c.fp.id);
-    const hits = c.same.length;
-    const exact = hits === failSet.size && hits === c.rows.length;
-    matches.push({
-      id: c.fp.id,
-      pitfall: c.fp.pitfall,
-      title: c.fp.title,
-      symptom: c.fp.symptom,
-      hits,
-      size: c.rows.length,
-      share: round(c.share),
-      jaccard: round(c.jaccard),
-      explains: fresh.length,
-      exact,
-      alike,
-      sentence: `your failures match ${[c.fp.id, ...alike].join(" or ")} (${pitfallLabel(c.fp.pitfall)}, ${c.fp.title}): ${c.fp.symptom}`,
-      detail: exact
-        ? `an exact match: you fail the same ${hits} row${plural(hits)} it fails, the same way`
-        : `${hits} of its ${c.rows.length} row${plural(c.rows.length)} fail here the same way; it explains ${fresh.length} of your ${failSet.size} failing row${plural(failSet.size)}`,
-    });
+    for (const id of [c.fp.id, ...alike]) named.add(id);
+    matches.push(matchOf(c, alike, fresh.length, failSet.size));
   }
 
-  const unexplained = [...failSet].filter((id) => !explained.has(id));
-  const diagnosis: Diagnosis = { failing: failSet.size, errored, matches, unexplained, lines: [] };
+  const unexplained = failing.filter((id) => !shown.has(id));
+  const diagnosis: Diagnosis = { failing: failSet.size, errored, ...(crashes.length > 0 ? { crashed: crashes.length } : {}), matches, unexplained, lines: [] };
   if (matches.length === 0) {
-    const best = scored.filter((s) => s.same.length > 0).sort((a, b) => b.same.length - a.same.length || b.share - a.share)[0];
-    if (best) diagnosis.closest = { id: best.fp.id, hits: best.same.length, size: best.rows.length };
-    diagnosis.lines.push(
-      `no known pitfall matches your ${failSet.size} failing row${plural(failSet.size)}` +
-        (best ? ` (closest: ${best.fp.id}, ${best.fp.title}, but only ${best.same.length} of its ${best.rows.length} rows fail here the same way)` : ""),
-    );
-  } else {
-    for (const m of matches) diagnosis.lines.push(m.sentence);
-    if (unexplained.length > 0) {
-      const shown = unexplained.slice(0, 5).join(", ") + (unexplained.length > 5 ? `, … (${unexplained.length - 5} more)` : "");
-      diagnosis.lines.push(`${unexplained.length} failing row${plural(unexplained.length)} match${unexplained.length === 1 ? "es" : ""} no known pitfall: ${shown}`);
+    const best = scored.filter((s) => s.hits > 0).sort((a, b) => b.hits - a.hits || b.share - a.share)[0];
+    if (best && failSet.size > 0) diagnosis.closest = { id: best.fp.id, hits: best.hits, size: best.size };
+    const evidence = failSet.size - crashes.length;
+    if (failSet.size === 0) {
+      if (errored === 0) diagnosis.lines.push("no failures: nothing to diagnose");
+    } else if (evidence > 0) {
+      diagnosis.lines.push(
+        `no known pitfall matches your ${evidence} failing row${plural(evidence)}` +
+          (best ? ` (closest: ${best.fp.id}, ${best.fp.title}, but it shows on only ${best.hits} of its ${best.size} rows)` : ""),
+      );
     }
+  } else {
+    if (failSet.size === 0) diagnosis.lines.push(`every row passes at the ${options.level} level; your answers beyond it show:`);
+    for (const m of matches) diagnosis.lines.push(m.sentence);
+    const rest = unexplained.filter((id) => !crashes.includes(id));
+    if (rest.length > 0) diagnosis.lines.push(`${rest.length} failing row${plural(rest.length)} match${rest.length === 1 ? "es" : ""} no known pitfall: ${listed(rest)}`);
   }
-  diagnosis.lines.push(...adapterLine);
+  // a crash a named pitfall explains (a Call that lets a panic through) is said by that pitfall
+  const unexplainedCrashes = crashes.filter((id) => !shown.has(id));
+  if (unexplainedCrashes.length > 0) {
+    const n = unexplainedCrashes.length;
+    diagnosis.lines.push(`your implementation crashed on ${n} row${plural(n)} (it raised or panicked instead of answering; the spec's promise is an answer to every input): ${listed(unexplainedCrashes)}`);
+  }
+  if (errored > 0) {
+    diagnosis.lines.push(`${errored} row${plural(errored)} gave no usable answer (the adapter broke the protocol, or lacks a capability): fix the adapter first; they are no evidence of any pitfall`);
+  }
   return diagnosis;
+}
+
+interface Judged {
+  fp: Fingerprint;
+  /** Rows the symptom is judged on, that the subject answered. */
+  size: number;
+  hits: number;
+  share: number;
+  /** Every row of the fingerprint where the subject shows the symptom (judged or not). */
+  showing: string[];
+  exact: boolean;
+  jaccard: number;
+  /** The rules of the rows showing it, in corpus order. */
+  rules: string[];
+  /** The fingerprint restricted to the answered rows: equal keys, indistinguishable mutants. */
+  key: string;
+}
+
+function judge(fp: Fingerprint, answered: ReadonlyMap<string, RowResult>, failSet: ReadonlySet<string>): Judged {
+  // a row the mutant gets only in the wrong order says nothing of a subject that passes it: its own order may be right there
+  const informative = (id: string) => !(isOrderOnly(fp.answers[id]!) && evidenceOf(answered.get(id)!.checks) === undefined);
+  const rows = Object.keys(fp.answers).filter((id) => answered.has(id) && informative(id));
+  // judged where it shows first: its core rows when any ran, and of those the ones failing at its lowest level
+  const core = rows.filter((id) => answered.get(id)!.tier === "core");
+  const pool = core.length > 0 ? core : rows;
+  const lowest = Math.min(...pool.map((id) => levelOf(fp.answers[id]!)));
+  const judged = pool.filter((id) => levelOf(fp.answers[id]!) === lowest);
+  const showing = rows.filter((id) => showsSame(fp.answers[id]!, answered.get(id)!.checks));
+  const hits = judged.filter((id) => showing.includes(id)).length;
+  const exact = rows.length > 0 && [...failSet].every((id) => id in fp.answers) && rows.every((id) => showsExactly(fp.answers[id]!, answered.get(id)!.checks));
+  const union = new Set([...failSet, ...rows]).size;
+  const key = [...rows].sort().map((id) => `${id}\u0000${JSON.stringify(fp.answers[id])}`).join("\n");
+  const rules = [...new Set(showing.map((id) => answered.get(id)!.rule))];
+  return { fp, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, exact, jaccard: union ? showing.length / union : 0, rules, key };
+}
+
+function matchOf(c: Judged, alike: string[], explains: number, failing: number): Match {
+  const { fp } = c;
+  const detail = c.exact
+    ? `an exact match: you fail the same ${c.hits} row${plural(c.hits)} it fails, the same way`
+    : `it shows on ${c.hits} of the ${c.size} row${plural(c.size)} it is judged on` +
+      (failing > 0 ? `; it explains ${explains} of your ${failing} failing row${plural(failing)}` : "") +
+      `; seen in ${listed(c.rules, 4)}`;
+  return {
+    id: fp.id,
+    pitfall: fp.pitfall,
+    title: fp.title,
+    symptom: fp.symptom,
+    hits: c.hits,
+    size: c.size,
+    share: round(c.share),
+    jaccard: round(c.jaccard),
+    explains,
+    exact: c.exact,
+    alike,
+    rows: c.showing,
+    sentence: `your failures match ${[fp.id, ...alike].join(" or ")} (${pitfallLabel(fp.pitfall)}, ${fp.title}): ${fp.symptom}`,
+    detail,
+  };
+}
+
+function levelOf(evidence: readonly Failure[]): number {
+  return LEVELS.indexOf(evidence[0]!.level as Level);
+}
+
+function listed(ids: readonly string[], shown = 5): string {
+  return ids.slice(0, shown).join(", ") + (ids.length > shown ? `, … (${ids.length - shown} more)` : "");
 }
 
 function plural(n: number): string {

@@ -32,7 +32,7 @@ export interface Mutant {
   /** The profiles whose corpus must kill it (default ["ag02"]): the lesson's own mistakes are lesson mutants. */
   profiles: ProfileName[];
   title: string;
-  /** The seed's symptom sentence. */
+  /** What is true of every implementation that makes this mistake (the diagnosis says it when it names the mutant). */
   symptom: string;
   /** The sections that must kill it. */
   sections: Section[];

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Fingerprint } from "../harness/diagnosis.js";
-import type { ScoreOptions } from "../harness/outcome.js";
 import { writeFileAtomic } from "../harness/report.js";
 import { rowsForProfile, type ProfileName, type Row } from "../harness/rows.js";
 import { loadCatalog, MutantError, mutantsFor, type Mutant } from "./catalog.js";
@@ -10,10 +9,11 @@ import { BUILT_DIR, readManifest } from "./load.js";
 import { fingerprints as matrixFingerprints } from "./matrix.js";
 
 // The mutants' fingerprints, handed to the harness's diagnosis as data. They are taken under a
-// run's own profile, level and tiers (matrix.ts runs every mutant in-process). Rows are
-// independent, so fingerprints over the whole corpus, restricted to the rows a run selected, are
-// the fingerprints of those rows: they are taken once and cached next to the built mutants, keyed
-// by everything they depend on (the corpus, the mutants' build, the settings, this tool's code).
+// run's own profile, at the strictest scoring whatever the run scores (matrix.ts runs every mutant
+// in-process), so the diagnosis of a behaviour does not depend on the tiers or level of a run.
+// Rows are independent, so fingerprints over the whole corpus, restricted to the rows a run
+// selected, are the fingerprints of those rows: they are taken once and cached next to the built
+// mutants, keyed by everything they depend on (the corpus, the mutants' build, this tool's code).
 // A grader scoring hundreds of submissions pays for them once.
 
 export interface FingerprintResult {
@@ -22,7 +22,7 @@ export interface FingerprintResult {
   unavailable?: string;
 }
 
-export interface FingerprintOptions extends ScoreOptions {
+export interface FingerprintOptions {
   profile: ProfileName;
   /** The whole corpus (fingerprints are taken over the rows of it that apply to the profile). */
   corpus: readonly Row[];
@@ -30,7 +30,7 @@ export interface FingerprintOptions extends ScoreOptions {
   cacheDir?: string | null;
 }
 
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 
 export async function mutantFingerprints(options: FingerprintOptions): Promise<FingerprintResult> {
   const rows = rowsForProfile(options.corpus, options.profile);
@@ -47,7 +47,7 @@ export async function mutantFingerprints(options: FingerprintOptions): Promise<F
   const cached = file ? readCache(file) : undefined;
   if (cached) return { fingerprints: cached };
   try {
-    const fingerprints = await matrixFingerprints(rows, { profile: options.profile, level: options.level, tiers: [...options.tiers], catalog });
+    const fingerprints = await matrixFingerprints(rows, { profile: options.profile, catalog });
     if (file) writeCache(file, fingerprints);
     return { fingerprints };
   } catch (error) {
@@ -70,11 +70,11 @@ export function cacheFingerprints(fingerprints: Fingerprint[], options: Fingerpr
 function cacheKey(rows: readonly Row[], catalog: readonly Mutant[], options: FingerprintOptions): string {
   const manifest = readManifest();
   const hash = createHash("sha256");
-  hash.update(JSON.stringify({ v: CACHE_VERSION, profile: options.profile, level: options.level, tiers: [...options.tiers].sort() }));
+  hash.update(JSON.stringify({ v: CACHE_VERSION, profile: options.profile }));
   hash.update(JSON.stringify(rows));
   hash.update(JSON.stringify(catalog.map((m) => [m.id, m.hash, manifest.mutants[m.id]?.hash ?? null])));
   // the harness that ran them is part of what a fingerprint means
-  for (const file of ["../harness/run-row.js", "../harness/handler.js", "../harness/outcome.js", "../harness/diagnosis.js", "./matrix.js"]) {
+  for (const file of ["../harness/run-row.js", "../harness/handler.js", "../harness/symptom.js", "./matrix.js"]) {
     try {
       hash.update(readFileSync(new URL(file, import.meta.url)));
     } catch {

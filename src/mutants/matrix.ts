@@ -1,8 +1,9 @@
-import { signatureOf, type Fingerprint } from "../harness/diagnosis.js";
+import type { Fingerprint } from "../harness/diagnosis.js";
 import { isActive, statusOf, type ScoreOptions } from "../harness/outcome.js";
 import { runRow } from "../harness/run-row.js";
 import { LEVELS, rowsForProfile, SECTIONS, TIERS, type ProfileName, type Row, type Section } from "../harness/rows.js";
 import { inProcessSubject } from "../harness/subjects/in-process.js";
+import { evidenceOf, type Failure } from "../harness/symptom.js";
 import type { Subject } from "../harness/subjects/subject.js";
 import { loadCatalog, MutantError, mutantsFor, type Mutant } from "./catalog.js";
 import { BUILT_DIR, loadMutant, readManifest } from "./load.js";
@@ -33,8 +34,8 @@ export interface RowFailure {
   status: "failed" | "errored";
   /** The first failing check, or why the row errored. */
   what: string;
-  /** How it failed (the diagnosis compares these); none when errored. */
-  signature?: string;
+  /** How it failed, whatever the tiers and level scored (the diagnosis compares these); none when errored. */
+  evidence?: Failure[];
 }
 
 export interface SubjectRun {
@@ -110,7 +111,7 @@ async function runOne(subject: Subject, row: Row, profile: ProfileName, options:
         section: row.section,
         status: "failed",
         what: `${first.what}: expected ${brief(first.expected)}, got ${brief(first.actual)}`,
-        signature: signatureOf({ status: "failed", checks }, options),
+        evidence: evidenceOf(checks)!,
       };
     } finally {
       await session.close();
@@ -194,15 +195,19 @@ function verdictOf(mutant: Mutant, run: SubjectRun, referenceFails: ReadonlySet<
 }
 
 /**
- * Each mutant's fingerprint under the given scoring: for every row it fails (and the reference
- * passes), how it fails it. A mutant's errored rows are left out: no answer is no signature.
+ * Each mutant's fingerprint: for every row it fails (and the reference passes), how it fails it,
+ * at the strictest scoring (every check of every tier), so a diagnosis does not depend on what a
+ * run scores. A mutant's errored rows are left out: no answer is no evidence.
  */
-export async function fingerprints(rows: readonly Row[], options: Partial<MatrixOptions> = {}): Promise<Fingerprint[]> {
+export async function fingerprints(rows: readonly Row[], options: Pick<MatrixOptions, "profile" | "catalog" | "dir" | "only"> = {}): Promise<Fingerprint[]> {
   const catalog = options.catalog ?? mutantsFor(loadCatalog(), options.profile ?? "ag02");
-  const matrix = await killMatrix(rows, { ...options, catalog });
-  return matrix.mutants.map((verdict) => {
-    const answers: Record<string, string> = {};
-    for (const failure of verdict.failures) if (failure.signature !== undefined) answers[failure.id] = failure.signature;
-    return { id: verdict.id, pitfall: verdict.pitfall, title: verdict.title, symptom: verdict.symptom, answers };
-  });
+  const matrix = await killMatrix(rows, { ...options, ...STRICTEST, catalog });
+  return matrix.mutants.map(fingerprintOf);
+}
+
+/** A mutant's fingerprint from its verdict in a kill matrix taken at the strictest scoring. */
+export function fingerprintOf(verdict: MutantVerdict): Fingerprint {
+  const answers: Record<string, Failure[]> = {};
+  for (const failure of verdict.failures) if (failure.evidence !== undefined) answers[failure.id] = failure.evidence;
+  return { id: verdict.id, pitfall: verdict.pitfall, title: verdict.title, symptom: verdict.symptom, answers };
 }
