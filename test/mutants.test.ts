@@ -1,8 +1,8 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { diagnose } from "../src/harness/diagnosis.js";
+import { diagnose, pitfallLabel } from "../src/harness/diagnosis.js";
 import { runRows, selectRows } from "../src/harness/runner.js";
 import { SECTIONS } from "../src/harness/rows.js";
 import { buildMutants } from "../src/mutants/build.js";
@@ -36,6 +36,14 @@ const PITFALL_OF: Record<string, number> = {
 };
 
 describe("the catalog", () => {
+  it("docs/scoring.md lists every mutant's symptom as its file says it", () => {
+    const doc = readFileSync(join(PACKAGE_ROOT, "docs", "scoring.md"), "utf8");
+    const table = doc.slice(doc.indexOf("### Every mutant's symptom"));
+    for (const m of everyMutant) expect(table).toContain(`| ${m.id} | ${pitfallLabel(m.pitfall)} | ${m.title} | ${m.symptom.replaceAll("|", "\\|")} |`);
+    expect(table.split("\n").filter((line) => /^\| s\d\d /.test(line))).toHaveLength(everyMutant.length);
+  });
+
+
   it("holds s01–s17 with the seed's pitfall numbers, and later mutants after them", () => {
     const ids = catalog.map((m) => m.id);
     expect(ids.slice(0, 17)).toEqual(Object.keys(PITFALL_OF).sort());

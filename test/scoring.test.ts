@@ -3,7 +3,7 @@ import { loadCorpus } from "../src/harness/corpus.js";
 import type { RowResult } from "../src/harness/outcome.js";
 import type { Body, StartReply } from "../src/harness/protocol.js";
 import type { Row } from "../src/harness/rows.js";
-import { TIERS } from "../src/harness/rows.js";
+import { makesMessageCheck, TIERS } from "../src/harness/rows.js";
 import type { Check } from "../src/harness/run-row.js";
 import { ProtocolError } from "../src/harness/run-row.js";
 import { causeOf, globToRegExp, runRows, selectRows } from "../src/harness/runner.js";
@@ -16,15 +16,16 @@ const options = { ...all, tiers: [...all.tiers] };
 
 const check = (level: Check["level"], tier: Check["tier"], pass: boolean): Check => ({ level, tier, what: level, expected: "e", actual: pass ? "e" : "a", pass });
 
-function result(id: string, section: RowResult["section"], tier: RowResult["tier"], status: RowResult["status"], checks: Check[] = []): RowResult {
-  return { id, section, tier, rule: "r", pitfalls: [], status, checks, ms: 1 };
+/** A row's result; a core row whose exact texts are checked has them in the catalog tier. */
+function result(id: string, section: RowResult["section"], tier: RowResult["tier"], status: RowResult["status"], checks: Check[] = [], messageTier?: RowResult["tier"]): RowResult {
+  return { id, section, tier, ...(messageTier ? { messageTier } : {}), rule: "r", pitfalls: [], status, checks, ms: 1 };
 }
 
 describe("score", () => {
   const results: RowResult[] = [
-    result("validate/a", "TestValidateTable", "core", "passed", [check("verdict", "core", true), check("paths", "core", true), check("messages", "catalog", true)]),
+    result("validate/a", "TestValidateTable", "core", "passed", [check("verdict", "core", true), check("paths", "core", true), check("messages", "catalog", true)], "catalog"),
     // right verdict and paths, wrong message text (a catalog message)
-    result("validate/b", "TestValidateTable", "core", "failed", [check("verdict", "core", true), check("paths", "core", true), check("messages", "catalog", false)]),
+    result("validate/b", "TestValidateTable", "core", "failed", [check("verdict", "core", true), check("paths", "core", true), check("messages", "catalog", false)], "catalog"),
     // wrong verdict
     result("validate/c", "TestValidateTable", "hardening", "failed", [check("verdict", "hardening", false)]),
     result("call/d", "TestCallNeverPanics", "core", "errored"),
@@ -51,6 +52,17 @@ describe("score", () => {
     expect(s.byLevel.messages).toMatchObject({ passed: 2 });
   });
 
+  it("counts a row in the same tiers for every subject: an answer cut short is not passed in a tier it never reached", () => {
+    // the same row, answered whole by one subject and refused early by another (no message check made)
+    const whole = result("validate/x", "TestValidateTable", "core", "failed", [check("verdict", "core", true), check("paths", "core", true), check("messages", "catalog", false)], "catalog");
+    const short = result("validate/x", "TestValidateTable", "core", "failed", [check("verdict", "core", false)], "catalog");
+    for (const answer of [whole, short]) expect(Object.keys(score([answer], options).byTier)).toEqual(["core", "catalog"]);
+    expect(score([short], options).byTier.catalog).toMatchObject({ rows: 1, passed: 0, failed: 1 });
+    expect(score([whole], options).byTier.core).toMatchObject({ rows: 1, passed: 1 });
+    // a row with no exact text to check (a compile row expecting acceptance) is never counted in catalog
+    expect(Object.keys(score([result("compile/y", "TestCompileRejectsUnsupported", "core", "passed", [check("verdict", "core", true)])], options).byTier)).toEqual(["core"]);
+  });
+
   it("leaves a message check out when its tier is not scored", () => {
     const coreOnly = { level: "messages" as const, tiers: ["core" as const] };
     expect(statusAt(results[1]!, coreOnly)).toBe("passed");
@@ -72,6 +84,15 @@ describe("score", () => {
     expect(formatPercent(100)).toBe("100%");
     expect(formatPercent(97.5)).toBe("97.5%");
     expect(percentOf(0, 0)).toBe(100);
+  });
+});
+
+describe("a row's tiers are the row's", () => {
+  it("a right answer checks exact text exactly where makesMessageCheck says (every corpus row, against the reference)", async () => {
+    const rows = selectRows(loadCorpus(), { profile: "ag02" }).rows;
+    const run = await runRows(inProcessSubject("reference"), rows, { profile: "ag02", ...options, progress: false });
+    const wrong = run.results.filter((r, i) => r.checks.some((c) => c.level === "messages") !== makesMessageCheck(rows[i]!)).map((r) => r.id);
+    expect(wrong).toEqual([]);
   });
 });
 

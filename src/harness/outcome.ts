@@ -1,5 +1,5 @@
 import type { Check } from "./run-row.js";
-import { LEVELS, messageTierOf, TIERS, type Level, type Part, type Row, type Section, type Tier } from "./rows.js";
+import { LEVELS, makesMessageCheck, messageTierOf, TIERS, type Level, type Part, type Row, type Section, type Tier } from "./rows.js";
 
 export const STATUSES = ["passed", "failed", "errored", "skipped"] as const;
 export type Status = (typeof STATUSES)[number];
@@ -9,7 +9,7 @@ export interface RowResult {
   id: string;
   section: Section;
   tier: Tier;
-  /** The tier of the row's exact-text checks, when it is not the row's own tier. */
+  /** The tier of the row's exact-text checks, when it has them and it is not the row's own tier. */
   messageTier?: Tier;
   rule: string;
   pitfalls: string[];
@@ -41,14 +41,14 @@ export function isActive(check: Check, options: ScoreOptions): boolean {
 }
 
 /**
- * The tiers a row is scored under: those of its checks that count. A row with no checks (errored,
- * skipped) is scored under its own tier, or its exact-text checks' when only those were selected.
+ * The tiers a row is scored under, decided by the row, never by an answer: its own tier (its verdict
+ * and paths), and at the messages level its exact-text checks' tier when it has one of its own. So a
+ * tier's rows are the same for every subject: an answer cut short (a schema refused, a crash) is
+ * not passed in a tier whose checks it never reached, rather than left out of it.
  */
-export function tiersOfRow(row: Pick<RowResult, "tier" | "messageTier" | "checks">, options: ScoreOptions): Tier[] {
-  const levelled = row.checks.filter((check) => LEVELS.indexOf(check.level) <= LEVELS.indexOf(options.level));
-  const present = levelled.length > 0 ? levelled.map((check) => check.tier) : [row.tier, ...(options.level === "messages" && row.messageTier ? [row.messageTier] : [])];
-  const tiers = TIERS.filter((tier) => options.tiers.includes(tier) && present.includes(tier));
-  return levelled.length > 0 || tiers.length === 0 ? tiers : tiers.slice(0, 1);
+export function tiersOfRow(row: Pick<RowResult, "tier" | "messageTier">, options: ScoreOptions): Tier[] {
+  const present = [row.tier, ...(options.level === "messages" && row.messageTier ? [row.messageTier] : [])];
+  return TIERS.filter((tier) => options.tiers.includes(tier) && present.includes(tier));
 }
 
 /** The part of the score a row counts in. */
@@ -70,7 +70,7 @@ export function resultOf(row: Row, status: Status, checks: Check[], ms: number, 
     id: row.id,
     section: row.section,
     tier: row.tier,
-    ...(messageTierOf(row) !== row.tier ? { messageTier: messageTierOf(row) } : {}),
+    ...(makesMessageCheck(row) && messageTierOf(row) !== row.tier ? { messageTier: messageTierOf(row) } : {}),
     rule: row.rule,
     pitfalls: row.pitfalls,
     ...(row.part !== undefined && row.part !== "corpus" ? { part: row.part } : {}),

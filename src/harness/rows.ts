@@ -154,6 +154,34 @@ export function messageTierOf(row: Row): Tier {
   return row.messageTier ?? (row.tier === "core" ? "catalog" : row.tier);
 }
 
+/**
+ * Whether a right answer to the row is checked down to its exact text: decided by the row, never by
+ * an answer, so a row counts in the same tiers for every subject (one cut short still counts there).
+ */
+export function makesMessageCheck(row: Row): boolean {
+  switch (row.kind) {
+    case "validate":
+      return row.verdictOnly !== true;
+    case "compile":
+      return !row.expect.ok && row.expect.error !== undefined;
+    case "registry":
+      return row.steps.some((step) => (step.op === "concurrently" ? step.steps.some(stepMakesMessageCheck) : stepMakesMessageCheck(step)));
+  }
+}
+
+function stepMakesMessageCheck(step: SimpleStep): boolean {
+  switch (step.op) {
+    case "register":
+      return !step.expect.ok && step.expect.error !== undefined;
+    case "validate":
+      return !("refused" in step.expect);
+    case "call":
+      return step.expect.content !== undefined;
+    default:
+      return false;
+  }
+}
+
 /** Whether a row applies to a profile. */
 export function appliesTo(row: Row, profile: ProfileName): boolean {
   return !row.profiles || row.profiles.includes(profile);

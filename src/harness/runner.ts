@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import cliProgress from "cli-progress";
 import { resultOf, statusOf, type RowResult, type ScoreOptions } from "./outcome.js";
 import type { Send, StartReply } from "./protocol.js";
-import { messageTierOf, rowsForProfile, type Level, type ProfileName, type Row, type Section, type Tier } from "./rows.js";
+import { makesMessageCheck, messageTierOf, rowsForProfile, type Level, type ProfileName, type Row, type Section, type Tier } from "./rows.js";
 import { ProtocolError, runRow } from "./run-row.js";
 import { SubjectError, type Session, type Subject } from "./subjects/subject.js";
 
@@ -50,7 +50,7 @@ export function selectRows(rows: readonly Row[], selection: Selection): { rows: 
   const filters = (selection.filters ?? []).map((filter) => ({ filter, pattern: globToRegExp(filter), hits: 0 }));
   const taken = rowsForProfile(rows, selection.profile).filter((row) => {
     if (selection.tiers && !selection.tiers.includes(row.tier)) {
-      const texts = (selection.level ?? "messages") === "messages" && selection.tiers.includes(messageTierOf(row));
+      const texts = (selection.level ?? "messages") === "messages" && makesMessageCheck(row) && selection.tiers.includes(messageTierOf(row));
       if (!texts) return false;
     }
     if (selection.sections && !selection.sections.includes(row.section)) return false;

@@ -1,4 +1,4 @@
-import { partOf, statusOf, tiersOfRow, type RowResult, type ScoreOptions, type Status } from "./outcome.js";
+import { isActive, partOf, statusOf, tiersOfRow, type RowResult, type ScoreOptions, type Status } from "./outcome.js";
 import { LEVELS, PARTS, SECTIONS, TIERS, type Level, type Part, type Section, type Tier } from "./rows.js";
 
 // Scores: the share of rows passed, per section, per tier and per level. A row counts once,
@@ -91,7 +91,9 @@ export function score(all: readonly RowResult[], options: ScoreOptions): Scores 
     const section = sections[result.section]!;
     add(section.total, status);
     for (const tier of tiers) {
-      const alone = statusAt(result, { ...options, tiers: [tier] });
+      // judged on that tier's checks alone; an answer cut short before any of them is not passed there
+      const reached = result.checks.some((check) => check.tier === tier && isActive(check, options));
+      const alone = reached ? statusAt(result, { ...options, tiers: [tier] }) : status;
       add((section.tiers[tier] ??= emptyTally()), alone);
       add(byTier[tier]!, alone);
     }
