@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diagnose, MIN_SHARE, type Fingerprint } from "../src/harness/diagnosis.js";
+import { diagnose, MIN_SHARE, pitfallLabel, type Fingerprint } from "../src/harness/diagnosis.js";
 import type { RowResult, ScoreOptions } from "../src/harness/outcome.js";
 import type { Check } from "../src/harness/run-row.js";
 import type { Tier } from "../src/harness/rows.js";
@@ -219,5 +219,130 @@ describe("diagnose: symptoms, whatever the wording, order or key order", () => {
     const subject = run(["c1", "c2"], [], hardening);
     expect(named(subject, all, { level: "messages", tiers: ["core"] })).toEqual(["s03"]);
     expect(named(subject, all, { level: "messages", tiers: ["core", "catalog", "hardening"] })).toEqual(["s03"]);
+  });
+});
+
+describe("diagnose: the rules, exactly", () => {
+  it("counts not-answerable rows with errored ones, never as evidence", () => {
+    const results = run(["c1", "c2", "c3", "c4", "c5", "c6"]).map((r) => (r.id === "c6" ? { ...r, status: "skipped" as const, checks: [] } : r));
+    const d = diagnose(results, options, all);
+    expect(d.errored).toBe(1);
+    expect(d.matches.map((m) => [m.id, m.hits, m.size])).toEqual([["s03", 5, 5]]);
+  });
+
+  it("names a pitfall at exactly three quarters of its rows, and from its one row when only one ran", () => {
+    expect(named(run(["a1", "a2", "a3"]), [s01])).toEqual(["s01"]);
+    expect(named(run(["a1"]).filter((r) => r.id !== "a2"), [s09])).toEqual(["s09"]);
+  });
+
+  it("puts an exact match before another as strong on the same rows, and keeps different answers apart", () => {
+    const expected = ["$", "$.a", "$.b"];
+    const order = (actual: string[]) => [verdict("invalid", "invalid"), paths(actual, expected)];
+    const reversed = print("s05", { a1: order(["$.b", "$.a", "$"]), a2: order(["$.b", "$.a", "$"]) });
+    const rotated = print("s19", { a1: order(["$.a", "$", "$.b"]), a2: order(["$.a", "$", "$.b"]) }, "§2.2");
+    const d = diagnose(run({ a1: order(["$.a", "$", "$.b"]), a2: order(["$.a", "$", "$.b"]) }), options, [reversed, rotated]);
+    expect(d.matches.map((m) => [m.id, m.exact, m.alike])).toEqual([["s19", true, []]]);
+  });
+
+  it("ranks by share before the number of rows, and says what it measured", () => {
+    // s03 shows on 5 of 6 rows, s02 on 2 of 2: both named, s02 first
+    const d = diagnose(run(["c1", "c2", "c3", "c4", "c5", "b1", "b2"]), options, all);
+    expect(d.matches.map((m) => [m.id, m.hits, m.size, m.share, m.explains])).toEqual([
+      ["s02", 2, 2, 1, 2],
+      ["s03", 5, 6, 0.833, 5],
+    ]);
+    expect(d.matches[1]!.jaccard).toBe(0.625);
+    expect(d.matches[1]!.rows).toEqual(["c1", "c2", "c3", "c4", "c5"]);
+  });
+
+  it("judges a symptom at the mutant's lowest level: its other rows neither count for nor against it", () => {
+    // the mutant lets two values through (verdict) and loses an error on two more (paths)
+    const mutant = print("s06", { a1: [verdict("valid", "invalid")], a2: [verdict("valid", "invalid")], a3: [verdict("invalid", "invalid"), paths([], ["$"])], a4: [verdict("invalid", "invalid"), paths([], ["$"])] });
+    const d = diagnose(run({ a1: [verdict("valid", "invalid")], a2: [verdict("valid", "invalid")], a3: [verdict("invalid", "invalid"), paths(["$.z"], ["$"])], a4: [verdict("invalid", "invalid"), paths(["$.z"], ["$"])] }), options, [mutant]);
+    expect(d.matches.map((m) => [m.id, m.hits, m.size])).toEqual([["s06", 2, 2]]);
+  });
+
+  it("judges a symptom on whatever rows ran when none of them is core", () => {
+    const subject = run(["c1", "c2", "c3", "c4", "c5", "c6"], [], () => "hardening");
+    expect(named(subject, all)).toEqual(["s03"]);
+  });
+
+  it("says 'closest' only for a run with failures, the one showing on most rows", () => {
+    const d = diagnose(run(["c1", "c2", "c3", "a1"]), options, all);
+    expect(d.closest).toEqual({ id: "s03", hits: 3, size: 6 });
+    // nothing fails at the verdict level, a weak symptom beyond it: no closest, nothing to diagnose
+    const s17 = print("s17", { a1: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])], a2: [verdict("invalid", "invalid"), paths(["$.u"], ["$.u[0]"])], a3: [verdict("invalid", "invalid"), paths(["$.v"], ["$.v[0]"])] }, 10);
+    const weak = diagnose(run({ a1: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])] }), { level: "verdict", tiers: ["core"] }, [s17]);
+    expect(weak.closest).toBeUndefined();
+    expect(weak.lines).toEqual(["no failures: nothing to diagnose"]);
+  });
+
+  it("says one failing row, one crash, in the singular, and lists five ids in full", () => {
+    expect(diagnose(run(["d1"]), options, all).lines).toEqual(["no known pitfall matches your 1 failing row"]);
+    const crash = [verdict({ threw: "boom" })];
+    const d = diagnose(run({ b1: [verdict("invalid")], b2: [verdict("invalid")], d1: crash }), options, all);
+    expect(d.lines).toEqual([
+      d.matches[0]!.sentence,
+      "your implementation crashed on 1 row (it raised or panicked instead of answering; the spec's promise is an answer to every input): d1",
+    ]);
+    const five = diagnose(run({ c1: crash, c2: crash, c3: crash, c4: crash, c5: crash }), options, []);
+    expect(five.lines.at(-1)).toMatch(/: c1, c2, c3, c4, c5$/);
+    expect(five.crashed).toBe(5);
+  });
+
+  it("counts a row as crashed when any of its failing checks is a crash", () => {
+    const d = diagnose(run({ d1: [{ ...verdict("invalid"), what: "first" }, verdict({ threw: "boom" })] }), options, []);
+    expect(d.crashed).toBe(1);
+  });
+
+  it("says as 'closest' the candidate showing on most rows, then on the greater share", () => {
+    const wide = print("s04", ["a1", "a2", "a3", "a4", "b1", "b2"]);
+    const narrow = print("s07", ["a1", "a2", "a3"]);
+    // both show on 2 rows: s07 on 2 of 3, s04 on 2 of 6
+    expect(diagnose(run(["a1", "a2"]), options, [wide, narrow]).closest).toEqual({ id: "s07", hits: 2, size: 3 });
+    expect(diagnose(run(["a1", "a2"]), options, [narrow, wide]).closest).toEqual({ id: "s07", hits: 2, size: 3 });
+  });
+
+  it("takes two fingerprints with the same answers as alike, whatever order their rows were taken in", () => {
+    const forward = print("s02", ["b1", "b2"]);
+    const backward: Fingerprint = { ...print("s15", ["b1", "b2"], 7), answers: { b2: forward.answers.b2!, b1: forward.answers.b1! } };
+    expect(diagnose(run(["b1", "b2"]), options, [forward, backward]).matches.map((m) => [m.id, m.alike])).toEqual([["s02", ["s15"]]]);
+  });
+
+  it("counts a row as crashed only where a failing check is a crash", () => {
+    const passedCrashLike: Check = { level: "verdict", tier: "core", what: "other", expected: { threw: "x" }, actual: { threw: "x" }, pass: true };
+    const d = diagnose(run({ d1: [verdict("invalid"), passedCrashLike] }), options, []);
+    expect(d.crashed).toBeUndefined();
+    expect(d.lines).toEqual(["no known pitfall matches your 1 failing row"]);
+  });
+
+  it("leaves a crash a named pitfall explains to that pitfall, and lists the other failing rows apart", () => {
+    const crash = [verdict({ threw: "panic" })];
+    const s11 = print("s11", { a1: crash, a2: crash }, 8);
+    const d = diagnose(run({ a1: crash, a2: crash, c1: crash, d1: [verdict("invalid")] }), options, [s11]);
+    expect(d.lines).toEqual([
+      d.matches[0]!.sentence,
+      "1 failing row matches no known pitfall: d1",
+      "your implementation crashed on 1 row (it raised or panicked instead of answering; the spec's promise is an answer to every input): c1",
+    ]);
+    expect(d.matches[0]!.detail).toBe("it shows on 2 of the 2 rows it is judged on; it explains 2 of your 4 failing rows; seen in rule/a");
+  });
+
+  it("names pitfalls from answers beyond the scored level without counting failing rows it has not got", () => {
+    const s17 = print("s17", { a1: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])], a2: [verdict("invalid", "invalid"), paths(["$.u"], ["$.u[0]"])] }, 10);
+    const subject = run({ a1: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])], a2: [verdict("invalid", "invalid"), paths(["$.u"], ["$.u[0]"])] });
+    expect(diagnose(subject, { level: "verdict", tiers: ["core"] }, [s17]).matches[0]!.detail).toBe("an exact match: you fail the same 2 rows it fails, the same way");
+    const dropped = (path: string) => [verdict("invalid", "invalid"), paths([path], [`${path}[0]`])];
+    const four = print("s17", { a1: dropped("$.t"), a2: dropped("$.u"), a3: dropped("$.v"), a4: dropped("$.w") }, 10);
+    const partly = run({ a1: dropped("$.t"), a2: dropped("$.u"), a3: dropped("$.v") });
+    expect(diagnose(partly, { level: "verdict", tiers: ["core"] }, [four]).matches[0]!.detail).toBe("it shows on 3 of the 4 rows it is judged on; seen in rule/a");
+  });
+});
+
+describe("pitfallLabel", () => {
+  it("says a pitfall of the seed's table, a spec section, or where the lesson names it", () => {
+    expect(pitfallLabel(2)).toBe("pitfall 2");
+    expect(pitfallLabel("§2.2")).toBe("spec §2.2");
+    expect(pitfallLabel("lesson: register and override")).toBe("lesson: register and override");
   });
 });

@@ -20,8 +20,8 @@ import { evidenceOf, isOrderOnly, showsExactly, showsSame, thrownBy, type Failur
 //   hits  = rows where the subject shows the symptom
 //   share = hits / rows
 //
-// A pitfall is named only on strong evidence: share ≥ 3/4 and at least two rows (or all of them,
-// when fewer ran). Candidates are ranked exact matches first, then by share, then by hits; walking
+// A pitfall is named only on strong evidence: share ≥ 3/4 (so at least two rows, when two or more
+// ran). Candidates are ranked exact matches first, then by share, then by hits; walking
 // that ranking, one is kept only if it shows on a row no kept one showed on, so a subject with two
 // bugs gets both named and a symptom nested in a bigger one is not named twice. Mutants with the
 // very same fingerprint on this run are listed together. Anything weaker is at most "closest".
@@ -85,10 +85,8 @@ export interface Diagnosis {
   lines: string[];
 }
 
-/** A pitfall is named only when the subject shows its symptom on at least this share of the rows it is judged on… */
+/** A pitfall is named only when the subject shows its symptom on at least this share of the rows it is judged on. */
 export const MIN_SHARE = 0.75;
-/** …and on at least this many (or all of them, when fewer ran). */
-export const MIN_HITS = 2;
 
 /** "pitfall 2" for a row of the seed's pitfall table; "spec §2.2" for a rule the table does not list. */
 export function pitfallLabel(pitfall: number | string): string {
@@ -108,22 +106,20 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
   const failSet = new Set(failing);
   const crashes = failing.filter((id) => answered.get(id)!.checks.some((check) => !check.pass && thrownBy(check.actual) !== undefined));
 
-  const scored = fingerprints.map((fp) => judge(fp, answered, failSet)).filter((s) => s.size > 0);
-  const strong = (s: Judged) => s.share >= MIN_SHARE && s.hits >= Math.min(MIN_HITS, s.size);
+  const scored = fingerprints.map((fp) => judge(fp, answered, failSet));
+  // strong evidence: three quarters of the rows it is judged on (so two at least, when two or more ran)
   const candidates = scored
-    .filter((s) => s.hits > 0 && strong(s))
-    .sort((a, b) => Number(b.exact) - Number(a.exact) || b.share - a.share || b.hits - a.hits || a.fp.id.localeCompare(b.fp.id, "en", { numeric: true }));
+    .filter((s) => s.share >= MIN_SHARE)
+    .sort((a, b) => Number(b.exact) - Number(a.exact) || b.share - a.share || b.hits - a.hits || a.fp.id.localeCompare(b.fp.id));
 
+  // a candidate alike another (the same fingerprint) shows on the same rows: it is never kept apart
   const shown = new Set<string>();
   const matches: Match[] = [];
-  const named = new Set<string>();
   for (const c of candidates) {
-    if (named.has(c.fp.id)) continue;
     const fresh = c.showing.filter((id) => !shown.has(id));
     if (fresh.length === 0) continue;
     for (const id of fresh) shown.add(id);
     const alike = candidates.filter((o) => o !== c && o.key === c.key).map((o) => o.fp.id);
-    for (const id of [c.fp.id, ...alike]) named.add(id);
     matches.push(matchOf(c, alike, fresh.length, failSet.size));
   }
 
@@ -186,9 +182,9 @@ function judge(fp: Fingerprint, answered: ReadonlyMap<string, RowResult>, failSe
   const judged = pool.filter((id) => levelOf(fp.answers[id]!) === lowest);
   const showing = rows.filter((id) => showsSame(fp.answers[id]!, answered.get(id)!.checks));
   const hits = judged.filter((id) => showing.includes(id)).length;
-  const exact = rows.length > 0 && [...failSet].every((id) => id in fp.answers) && rows.every((id) => showsExactly(fp.answers[id]!, answered.get(id)!.checks));
+  const exact = [...failSet].every((id) => id in fp.answers) && rows.every((id) => showsExactly(fp.answers[id]!, answered.get(id)!.checks));
   const union = new Set([...failSet, ...rows]).size;
-  const key = [...rows].sort().map((id) => `${id}\u0000${JSON.stringify(fp.answers[id])}`).join("\n");
+  const key = JSON.stringify([...rows].sort().map((id) => [id, fp.answers[id]]));
   const rules = [...new Set(showing.map((id) => answered.get(id)!.rule))];
   return { fp, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, exact, jaccard: union ? showing.length / union : 0, rules, key };
 }

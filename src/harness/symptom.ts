@@ -1,4 +1,3 @@
-import { compareCodePoints } from "../json/value.js";
 import { sameJson, type Check } from "./run-row.js";
 import { LEVELS, type Level } from "./rows.js";
 
@@ -81,14 +80,13 @@ function sameSense(failure: Failure, actual: unknown): boolean {
 function samePathSense(expected: string[], theirs: string[], actual: string[]): boolean {
   const atRoot = (path: string) => path === "$" || path === "";
   if (theirs.length > 0 && theirs.every(atRoot) && expected.some((path) => !atRoot(path))) return actual.length > 0 && actual.every(atRoot);
-  if (isReordering(theirs, expected)) return isReordering(actual, expected);
-  // the same paths missing, the same ones added, whatever the order
+  // the same paths missing, the same ones added, whatever the order (a wrong order is none of either)
   return sameBag(without(expected, theirs), without(expected, actual)) && sameBag(without(theirs, expected), without(actual, expected));
 }
 
 /** The same items as `expected` (as JSON values, as many times each), in another order. */
 function isReordering(list: readonly unknown[], expected: readonly unknown[]): boolean {
-  return list.length === expected.length && without(list, expected).length === 0 && !sameJson(list, expected);
+  return sameBag(list, expected) && !sameJson(list, expected);
 }
 
 /** The items of `list` left after taking out one per item of `other` (a multiset difference). */
@@ -101,8 +99,9 @@ function without<T>(list: readonly T[], other: readonly unknown[]): T[] {
   return left;
 }
 
-function sameBag(a: readonly string[], b: readonly string[]): boolean {
-  return sameJson([...a].sort(compareCodePoints), [...b].sort(compareCodePoints));
+/** The same items, as many times each, in any order. */
+function sameBag(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && without(a, b).length === 0;
 }
 
 function isStrings(value: unknown): value is string[] {
