@@ -3,9 +3,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { fuzz, type FuzzOptions } from "../src/fuzz/fuzz.js";
+import { parseRule, ruleMatches } from "../src/fuzz/findings.js";
 import { freshRows } from "../src/fuzz/fresh.js";
+import { CORE_DOMAIN } from "../src/fuzz/domain.js";
 import { keywordsOf } from "../src/fuzz/model.js";
+import { validateProbe } from "../src/fuzz/probes.js";
 import { PACKAGE_ROOT, loadCorpus } from "../src/harness/corpus.js";
 import { readReport } from "../src/harness/report.js";
 import type { Row } from "../src/harness/rows.js";
@@ -19,7 +23,8 @@ import { loadMutant } from "../src/mutants/load.js";
 // Differential fuzzing (docs/fuzzing.md): the reference never disagrees with itself through the
 // protocol; implementations written apart from it are never reported in the default domain; and
 // bugs planted in test/fixtures/fuzz-bugs/ (none of them a pitfall of the seed's table) are each
-// found and shrunk to a case of a few keywords.
+// found and shrunk to a case of a few keywords. A run goes on past a finding and reports each
+// distinct one (by its key) once; --ignore and --known set keys aside.
 
 const MAIN = join(PACKAGE_ROOT, "dist", "cli", "main.js");
 const INDEPENDENT = `node ${JSON.stringify(join(PACKAGE_ROOT, "test/fixtures/independent-js/adapter.mjs"))}`;
@@ -65,21 +70,25 @@ describe("fuzz: no false alarm", () => {
 
 const bugs = loadCatalog(BUGS_DIR);
 const subjects = new Map<string, Subject>();
+const bug = (id: string) => bugs.find((b) => b.id === id)!;
+// one subject with two planted bugs: anyOf never rejects (s54), an unknown tool's reply misses a name (s58)
+const TWO: Mutant = { ...bug("s54"), id: "s54-s58", title: "two planted bugs", edits: [...bug("s54").edits, ...bug("s58").edits] };
+const TWO_KEYS = ["registry/call-lists", "validate/accepts/anyOf,type"];
 
 beforeAll(async () => {
-  const manifest = buildMutants({ outDir: BUILT, mutants: bugs });
-  for (const bug of bugs) subjects.set(bug.id, await loadMutant(bug, BUILT, manifest));
+  const manifest = buildMutants({ outDir: BUILT, mutants: [...bugs, TWO] });
+  for (const b of [...bugs, TWO]) subjects.set(b.id, await loadMutant(b, BUILT, manifest));
 });
 
 describe("fuzz: planted bugs the seed's table does not name", () => {
-  it("has at least eight of them", () => {
-    expect(bugs.length).toBeGreaterThanOrEqual(8);
+  it("has at least nine of them", () => {
+    expect(bugs.length).toBeGreaterThanOrEqual(9);
   });
 
-  it.each(bugs.map((bug) => [bug.id, bug] as [string, Mutant]))("%s is found within 30 s and shrunk to a few keywords", async (_id, bug) => {
-    const outcome = await fuzz(subjects.get(bug.id)!, options({ seed: 1, runs: 1_000_000, timeMs: 30_000 }));
+  it.each(bugs.map((b) => [b.id, b] as [string, Mutant]))("%s is found within 30 s and shrunk to a few keywords", async (_id, b) => {
+    const outcome = await fuzz(subjects.get(b.id)!, options({ seed: 1, runs: 1_000_000, timeMs: 30_000 }));
     const finding = outcome.finding;
-    expect(finding, `${bug.id} (${bug.title}) not found in ${outcome.cases} cases`).toBeDefined();
+    expect(finding, `${b.id} (${b.title}) not found in ${outcome.cases} cases`).toBeDefined();
     expect(finding!.status).toBe("failed");
     expect(sizeOf(finding!.row)).toBeLessThanOrEqual(4);
   });
@@ -93,6 +102,111 @@ describe("fuzz: planted bugs the seed's table does not name", () => {
     const replay = await fuzz(subject, options({ seed: 3, path: first.finding!.path, runs: 100_000, timeMs: 30_000 }));
     expect(replay.finding!.row).toEqual(first.finding!.row);
     expect(replay.cases).toBe(1);
+  });
+});
+
+describe("fuzz: past the first finding", () => {
+  const two = () => subjects.get(TWO.id)!;
+
+  it("reports both bugs of a subject with two, each once under its own key, and searches on to the end of --runs", async () => {
+    const outcome = await fuzz(two(), options({ seed: 1, runs: 1_500, maxFindings: 10 }));
+    expect(outcome.findings.map((f) => f.key).sort()).toEqual(TWO_KEYS);
+    expect(outcome.cases).toBe(1_500);
+    expect(outcome.stopped).toBe("runs");
+    // each was met again after it was reported, and counted, not reported twice
+    for (const f of outcome.findings) expect(f.seen, f.key).toBeGreaterThan(1);
+    expect(outcome.finding).toEqual(outcome.findings[0]);
+    // the anyOf finding is shrunk to its bug's keywords, not the ones the generator drew
+    expect(outcome.findings.find((f) => f.key.startsWith("validate/"))!.row).toMatchObject({ schema: { anyOf: [{ type: expect.any(String) }] } });
+  });
+
+  it("replays each finding alone from its path, the second one too (found after the run went on past the first)", async () => {
+    const outcome = await fuzz(two(), options({ seed: 2, runs: 500, maxFindings: 10 }));
+    expect(outcome.findings).toHaveLength(2);
+    for (const f of outcome.findings) {
+      const replay = await fuzz(two(), options({ seed: 2, path: f.path, runs: 500 }));
+      expect(replay.stopped).toBe("replay");
+      expect(replay.findings.map((r) => [r.key, r.row])).toEqual([[f.key, f.row]]);
+      expect(replay.cases).toBe(1);
+    }
+  });
+
+  it("--max-findings 1 stops at the first finding: the same case, path and row as a longer run's first", async () => {
+    const all = await fuzz(two(), options({ seed: 1, runs: 1_500, maxFindings: 10 }));
+    const one = await fuzz(two(), options({ seed: 1, runs: 1_500, maxFindings: 1 }));
+    expect(one.findings).toHaveLength(1);
+    expect(one.stopped).toBe("findings");
+    expect(one.cases).toBe(all.findings[0]!.after);
+    expect(one.findings[0]).toMatchObject({ key: all.findings[0]!.key, path: all.findings[0]!.path, row: all.findings[0]!.row, seen: 1 });
+  });
+
+  it("an --ignore rule sets one bug aside, counted, and the other is still found", async () => {
+    for (const [rule, left] of [["registry", "validate/accepts/anyOf,type"], ["anyOf", "registry/call-lists"], ["registry/call-lists", "validate/accepts/anyOf,type"]] as const) {
+      const outcome = await fuzz(two(), options({ seed: 1, runs: 1_500, maxFindings: 10, ignore: [parseRule(rule)] }));
+      expect(outcome.findings.map((f) => f.key), rule).toEqual([left]);
+      const aside = outcome.setAside.map((a) => a.key);
+      expect(aside, rule).toEqual(TWO_KEYS.filter((k) => k !== left));
+      expect(outcome.setAside[0]!.cases).toBeGreaterThan(0);
+    }
+    // both set aside: nothing new is found
+    const none = await fuzz(two(), options({ seed: 1, runs: 500, maxFindings: 10, ignore: [parseRule("*/call-lists"), parseRule("validate/accepts/type,anyOf")] }));
+    expect(none.findings).toEqual([]);
+    expect(none.setAside.map((a) => a.key).sort()).toEqual(TWO_KEYS);
+  });
+
+  it("known rows set their keys aside while the subject still fails them, and nothing once it passes them", async () => {
+    const first = await fuzz(two(), options({ seed: 1, runs: 500, maxFindings: 10 }));
+    const known = first.findings.map((f) => f.row);
+    expect(known).toHaveLength(2);
+    const again = await fuzz(two(), options({ seed: 3, runs: 500, maxFindings: 10, known }));
+    expect(again.knownKeys.sort()).toEqual(TWO_KEYS);
+    expect(again.findings).toEqual([]);
+    // a subject with only one of the bugs still fails one row: only that key is set aside
+    const one = await fuzz(subjects.get("s58")!, options({ seed: 3, runs: 200, maxFindings: 10, known }));
+    expect(one.knownKeys).toEqual(["registry/call-lists"]);
+    const fixed = await fuzz(inProcessSubject("reference"), options({ seed: 3, runs: 200, maxFindings: 10, known }));
+    expect(fixed.knownKeys).toEqual([]);
+  });
+});
+
+describe("finding keys and --ignore rules", () => {
+  const matches = (rule: string, key: string) => ruleMatches(parseRule(rule), key);
+
+  it("a rule matches the whole key, its leading parts, a keyword it lists, or parts given as *", () => {
+    for (const rule of ["compile/accepts/format", "compile/accepts", "compile", "format", "*/accepts", "*/*/format", "*"]) expect(matches(rule, "compile/accepts/format"), rule).toBe(true);
+    for (const rule of ["validate", "compile/refuses", "compile/accepts/format,type", "type", "registry/*"]) expect(matches(rule, "compile/accepts/format"), rule).toBe(false);
+    // a keyword list matches as a whole, in any order; a key without keywords matches a rule that names none
+    expect(matches("validate/accepts/type,anyOf", "validate/accepts/anyOf,type")).toBe(true);
+    expect(matches("validate/accepts/anyOf", "validate/accepts/anyOf,type")).toBe(false);
+    expect(matches("anyOf", "validate/accepts/anyOf,type")).toBe(true);
+    expect(matches("registry/definitions", "registry/definitions")).toBe(true);
+    expect(matches("registry/definitions/type", "registry/definitions")).toBe(false);
+  });
+
+  it("refuses a rule that names no kind or symptom there is, in one line", () => {
+    for (const rule of ["", " ", "comple/accepts", "validate/acc", "registry/accepts", "a/b/c/d", "validate//x", "a b"]) {
+      expect(() => parseRule(rule), JSON.stringify(rule)).toThrow(/^[^\n]+$/);
+    }
+  });
+});
+
+describe("the domain: JSON equality inside arrays", () => {
+  it("generates the cases real libraries got wrong: enum [[1]] against [true], const [0] against [false]", () => {
+    const probes = fc.sample(validateProbe(CORE_DOMAIN), { numRuns: 100_000, seed: 5 });
+    const count = (schema: unknown, instance: string) => probes.filter((p) => JSON.stringify(p.schema) === JSON.stringify(schema) && p.instance === instance).length;
+    expect(count({ enum: [[1]] }, "[true]")).toBeGreaterThan(0);
+    expect(count({ const: [0] }, "[false]")).toBeGreaterThan(0);
+  });
+
+  it("a planted loose equality inside arrays (s59) shrinks to such a case, under enum and under const", async () => {
+    const outcome = await fuzz(subjects.get("s59")!, options({ seed: 1, runs: 5_000, maxFindings: 2 }));
+    expect(outcome.findings.map((f) => f.key).sort()).toEqual(["validate/accepts/const", "validate/accepts/enum"]);
+    for (const f of outcome.findings) {
+      const row = f.row as Extract<Row, { kind: "validate" }>;
+      const listed = (row.schema as { const?: unknown; enum?: unknown[] }).const ?? (row.schema as { enum: unknown[] }).enum[0];
+      expect([[0], [1], [true], [false]], JSON.stringify(row)).toContainEqual(listed);
+      expect(["[true]", "[false]", "[1]", "[0]"], JSON.stringify(row)).toContain(row.instance);
+    }
   });
 });
 
@@ -114,7 +228,7 @@ describe("fuzz: the command", () => {
     const dir = mkdtempSync(join(tmpdir(), "tc-fuzz-"));
     const file = join(dir, "found.json");
     writeFileSync(file, "[]\n");
-    const { code, stdout } = cli("fuzz", "mutant:s05", "--seed", "2", "--save", file);
+    const { code, stdout } = cli("fuzz", "mutant:s05", "--seed", "2", "--max-findings", "1", "--save", file);
     expect(code).toBe(1);
     expect(stdout).toMatch(/replay: tool-conformance fuzz mutant:s05 --seed 2 --path \d+(:\d+)*/);
     const saved = JSON.parse(readFileSync(file, "utf8")) as Row[];
@@ -129,13 +243,76 @@ describe("fuzz: the command", () => {
     expect(scoreOne("mutant:s05")).toBe(1);
   });
 
-  it("refuses bad arguments with one line and exit 2", () => {
-    for (const args of [["--time", "2x"], ["--seed", "x"], ["--path", "1:2"], ["--runs", "0"]]) {
+  it("refuses bad arguments with one line and exit 2", { timeout: 90_000 }, () => {
+    for (const args of [
+      ["--time", "2x"],
+      ["--time", "25h"],
+      ["--seed", "x"],
+      ["--path", "1:2"],
+      ["--runs", "0"],
+      ["--runs", "100000001"],
+      ["--max-findings", "0"],
+      ["--max-findings", "1001"],
+      ["--max-findings", "x"],
+      ["--timeout", "0"],
+      ["--ignore", "comple/accepts"],
+      ["--ignore", "validate/acc"],
+      ["--known", "/nonexistent/found.json"],
+    ]) {
       const { code, stderr } = cli("fuzz", "reference", ...args);
       expect(code, args.join(" ")).toBe(2);
       expect(stderr.trim().split("\n")).toHaveLength(1);
     }
     expect(cli("fuzz").code).toBe(2);
+  });
+
+  it("goes on past a finding: mutant:s08 (unknown keywords ignored) is reported once, as a compile row, and the search runs to the end", { timeout: 90_000 }, () => {
+    const { code, stdout } = cli("fuzz", "mutant:s08", "--seed", "1", "--runs", "1500", "--json");
+    expect(code).toBe(1);
+    const outcome = JSON.parse(stdout) as { cases: number; stopped: string; findings: { key: string; seen: number; row: Row; replay: string }[]; finding: unknown };
+    expect(outcome.findings.map((f) => f.key)).toEqual(["compile/accepts/format"]);
+    expect(outcome.findings[0]!.seen).toBeGreaterThan(1);
+    expect(outcome.findings[0]!.row).toMatchObject({ kind: "compile", section: "TestCompileRejectsUnsupported", schema: { format: expect.any(String) }, expect: { ok: false } });
+    expect(outcome.findings[0]!.row.id).toMatch(/^compile\/found-/);
+    expect(outcome.findings[0]!.replay).toMatch(/^tool-conformance fuzz mutant:s08 --seed 1 --path \d+(:\d+)*$/);
+    expect(outcome.finding).toEqual(outcome.findings[0]);
+    expect([outcome.cases, outcome.stopped]).toEqual([1500, "runs"]);
+    // set aside, it no longer counts: exit 0, and how often it was met is said
+    const ignored = cli("fuzz", "mutant:s08", "--seed", "1", "--runs", "1500", "--ignore", "format");
+    expect(ignored.code).toBe(0);
+    expect(ignored.stdout).toMatch(/no new disagreement with the reference in 1500 cases/);
+    expect(ignored.stdout).toMatch(/set aside \(--ignore, --known\): compile\/accepts\/format in \d+ cases/);
+  });
+
+  it("prints every finding of a subject with two bugs; --max-findings 1 prints one; --save then --known sets both aside", { timeout: 90_000 }, () => {
+    const dir = mkdtempSync(join(tmpdir(), "tc-fuzz-"));
+    const file = join(dir, "found.json");
+    const module = join(BUILT, TWO.id, "index.js");
+    const run = (...args: string[]) => cli("fuzz", "--module", module, "--seed", "1", "--runs", "200", ...args);
+    const both = run("--save", file);
+    expect(both.code).toBe(1);
+    expect(both.stdout).toMatch(/^✗ 2 distinct disagreements with the reference in 200 cases/);
+    for (const key of TWO_KEYS) expect(both.stdout).toContain(`. ${key}: after `);
+    expect(both.stdout.match(/replay: tool-conformance fuzz --module .* --seed 1 --path \d+(:\d+)*/g)).toHaveLength(2);
+    expect(loadCorpus(dir).map((r) => r.id).sort()).toEqual((JSON.parse(readFileSync(file, "utf8")) as Row[]).map((r) => r.id).sort());
+    expect(loadCorpus(dir)).toHaveLength(2);
+
+    const one = run("--max-findings", "1", "--json");
+    expect(one.code).toBe(1);
+    const first = JSON.parse(one.stdout) as { stopped: string; findings: { key: string }[] };
+    expect([first.stopped, first.findings.length]).toEqual(["findings", 1]);
+
+    const known = run("--known", file, "--save", file);
+    expect(known.code).toBe(0);
+    expect(known.stdout).toMatch(/no new disagreement/);
+    expect(known.stderr).toMatch(/--known .*found\.json: 2 rows; the subject still fails 2 keys/);
+    // nothing new was appended, and a row saved again is not doubled
+    expect(JSON.parse(readFileSync(file, "utf8"))).toHaveLength(2);
+    // an earlier run's --json output and a file of rules work as --known too
+    writeFileSync(join(dir, "run.json"), run("--json").stdout);
+    expect(run("--known", join(dir, "run.json")).code).toBe(0);
+    writeFileSync(join(dir, "rules.txt"), "# known bugs\nregistry/call-lists\nanyOf   # s54\n");
+    expect(run("--known", join(dir, "rules.txt")).code).toBe(0);
   });
 
   it("exits 3 when the subject cannot start", () => {
@@ -172,6 +349,9 @@ describe("score --fresh", () => {
     const failed = report.rows.filter((row) => row.part === "fresh" && row.status === "failed");
     expect(failed.length).toBeGreaterThan(0);
     // each failing generated row reruns alone: same count, same seed, its id
-    expect(failed[0]!.repro?.rerun).toMatch(new RegExp(`--fresh 300 --seed 4 --filter ${failed[0]!.id}$`));
+    // a student-facing report carries no seed and no placeholder: a generated row has no rerun line, and a real why
+    expect(failed[0]!.repro?.rerun).toBeUndefined();
+    expect(failed[0]!.id).not.toContain("/4/");
+    expect(failed[0]!.repro?.why).toMatch(/^A case generated for this run, answered by the reference implementation\. .*\(spec 2\.[23]\)\.$/);
   });
 });

@@ -80,10 +80,16 @@ export function missTree(model: Model, domain: Domain): fc.Arbitrary<Tree> {
     case "boolean":
     case "null":
     case "union":
-    case "enum":
-    case "const":
       misses.push(scalar(domain));
       break;
+    case "enum":
+    case "const": {
+      // a listed value's look-alikes: what a loose equality takes for it (`[true]` for `[1]`)
+      const alike = (model.kind === "enum" ? model.values : [model.value]).flatMap(lookAlikes);
+      misses.push(scalar(domain));
+      if (alike.length > 0) misses.push(fc.constantFrom(...alike));
+      break;
+    }
     case "object": {
       misses.push(fc.constant({ t: "array" as const, items: [] }), scalar(domain));
       const required = model.props.filter((p) => p.required);
@@ -174,10 +180,48 @@ function scalar(domain: Domain): fc.Arbitrary<Tree> {
   return fc.oneof(...arbs);
 }
 
-/** The same value, whole numbers sometimes written another exact way (1 as 1.0). */
+/** The same value, whole numbers sometimes written another exact way (1 as 1.0), an object's keys in another order. */
 function respelled(tree: Tree, domain: Domain): fc.Arbitrary<Tree> {
-  if (tree.t === "number") return numberTree(domain, fc.constant(tree.v));
-  return fc.constant(tree);
+  switch (tree.t) {
+    case "number":
+      return numberTree(domain, fc.constant(tree.v));
+    case "array":
+      if (tree.items.length === 0) return fc.constant(tree);
+      return fc.tuple(...tree.items.map((item) => respelled(item, domain))).map((items) => ({ t: "array" as const, items }));
+    case "object": {
+      if (tree.entries.length === 0) return fc.constant(tree);
+      const entries = fc.tuple(...tree.entries.map(([key, value]) => respelled(value, domain).map((v) => [key, v] as [string, Tree])));
+      return fc.tuple(entries, fc.boolean()).map(([list, reverse]) => ({ t: "object" as const, entries: reverse ? [...list].reverse() : list }));
+    }
+    default:
+      return fc.constant(tree);
+  }
+}
+
+/** Values a loose equality takes for this one: a scalar swapped for its look-alike anywhere in it, an array reordered or one element short. */
+export function lookAlikes(tree: Tree): Tree[] {
+  switch (tree.t) {
+    case "number":
+      return [...(tree.v === 1 ? [{ t: "boolean" as const, v: true }] : tree.v === 0 ? [{ t: "boolean" as const, v: false }, { t: "null" as const }] : []), { t: "string", v: String(tree.v) }];
+    case "boolean":
+      return [{ t: "number", v: tree.v ? 1 : 0 }, { t: "string", v: String(tree.v) }];
+    case "null":
+      return [{ t: "boolean", v: false }, { t: "number", v: 0 }, { t: "string", v: "" }];
+    case "string":
+      return tree.v !== "" && Number.isFinite(Number(tree.v)) ? [{ t: "number", v: Number(tree.v) }] : tree.v === "" ? [{ t: "null" }, { t: "boolean", v: false }] : [];
+    case "array": {
+      const swapped = tree.items.flatMap((item, i) => lookAlikes(item).map((alike) => ({ t: "array" as const, items: tree.items.map((x, j) => (j === i ? alike : x)) })));
+      const reordered = tree.items.length > 1 ? [{ t: "array" as const, items: [...tree.items].reverse() }] : [];
+      const shorter = tree.items.length > 0 ? [{ t: "array" as const, items: tree.items.slice(0, -1) }] : [{ t: "object" as const, entries: [] }];
+      return [...swapped, ...reordered, ...shorter];
+    }
+    case "object": {
+      const swapped = tree.entries.flatMap(([key, value], i) => lookAlikes(value).map((alike) => ({ t: "object" as const, entries: tree.entries.map((e, j) => (j === i ? ([key, alike] as [string, Tree]) : e)) })));
+      return [...swapped, { t: "object", entries: tree.entries.slice(0, -1) }, { t: "array", items: tree.entries.map(([, v]) => v) }];
+    }
+    case "raw":
+      return [];
+  }
 }
 
 function within(n: number, min: number | undefined, max: number | undefined): boolean {

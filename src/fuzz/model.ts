@@ -114,8 +114,8 @@ export function modelArb(domain: Domain, depth = 2): fc.Arbitrary<Model> {
       }),
     fc.constantFrom({ kind: "boolean" as const }, { kind: "null" as const }),
     fc.uniqueArray(fc.constantFrom("string" as const, "integer" as const, "null" as const, "boolean" as const), { minLength: 2, maxLength: 3 }).map((types) => ({ kind: "union" as const, types })),
-    fc.uniqueArray(scalarTree(domain), { minLength: 1, maxLength: 3, selector: (t) => JSON.stringify(toJson(t)) }).map((values) => ({ kind: "enum" as const, values })),
-    scalarTree(domain).map((value) => ({ kind: "const" as const, value })),
+    fc.uniqueArray(listedTree(domain), { minLength: 1, maxLength: 3, selector: (t) => JSON.stringify(toJson(t)) }).map((values) => ({ kind: "enum" as const, values })),
+    listedTree(domain).map((value) => ({ kind: "const" as const, value })),
   ];
   if (depth === 0) return fc.oneof(...leaves);
   const below = modelArb(domain, depth - 1);
@@ -143,6 +143,28 @@ export function objectModel(domain: Domain, below: fc.Arbitrary<Model>): fc.Arbi
       additional: fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constant(false as const) }, { weight: 1, arbitrary: below }),
     })
     .map(({ props, additional }) => ({ kind: "object" as const, props, ...(additional !== undefined ? { additional } : {}) }));
+}
+
+/**
+ * A value an enum lists or a const names: mostly a scalar; now and then an array or an object of
+ * scalars that JSON equality must not confuse (`[1]` and `[true]`, `[0]` and `[false]`, `["1"]`).
+ */
+function listedTree(domain: Domain): fc.Arbitrary<Tree> {
+  const inner = fc.constantFrom<Tree>(
+    { t: "number", v: 0 },
+    { t: "number", v: 1 },
+    { t: "number", v: 1.5 },
+    { t: "boolean", v: true },
+    { t: "boolean", v: false },
+    { t: "null" },
+    { t: "string", v: "1" },
+    { t: "string", v: "" },
+    { t: "string", v: "a" },
+  );
+  const array = fc.array(inner, { maxLength: 2 }).map((items): Tree => ({ t: "array", items }));
+  // plain names: a `__proto__` key inside const is a JavaScript parser corner (hardening)
+  const object = fc.uniqueArray(fc.tuple(fc.constantFrom("a", "b"), inner), { minLength: 1, maxLength: 2, selector: ([k]) => k }).map((entries): Tree => ({ t: "object", entries }));
+  return fc.oneof({ weight: 8, arbitrary: scalarTree(domain) }, { weight: 2, arbitrary: array }, { weight: 1, arbitrary: object });
 }
 
 /** A string, number, boolean or null, written as JSON writes it. */
