@@ -1,13 +1,13 @@
 import { defineConfig } from "vitest/config";
 
 // The tests Stryker runs against each mutant of the reference (src/json, src/schema,
-// src/registry) and of the judging code (the diagnosis and its symptoms): in-process only, no
+// src/registry) and of the judging code (scores, the diagnosis and its symptoms): in-process only, no
 // build, no subprocesses, no pitfall-mutant matrix.
 // test/corpus.stryker.ts is test/corpus.test.ts without loading rows through the
 // reference at module load (see the file), so per-test coverage stays precise.
 export default defineConfig({
   test: {
-    include: ["test/corpus.stryker.ts", "test/properties*.test.ts", "test/reference-*.test.ts", "test/diagnosis.test.ts", "test/symptom.test.ts"],
+    include: ["test/corpus.stryker.ts", "test/properties*.test.ts", "test/reference-*.test.ts", "test/scoring.test.ts", "test/diagnosis.test.ts", "test/symptom.test.ts"],
     exclude: ["**/node_modules/**", ".stryker-tmp/**", "dist/**"],
     testTimeout: 30_000,
   },

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseDuration, positiveInt } from "../src/cli/arguments.js";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../src/harness/corpus.js";
 import { readReport } from "../src/harness/report.js";
@@ -74,7 +75,7 @@ describe("score: a mutant", () => {
     // without --min-score, any row that does not pass fails the run, as a test runner does
     expect(code).toBe(1);
     expect(stderr).toMatch(/\d+ of \d+ rows did not pass \(set --min-score to accept a lower score\)/);
-    expect(stdout).toContain('your failures match s03 (pitfall 2, string length in UTF-16 units): "héllo" too long for maxLength: 5');
+    expect(stdout).toContain('your failures match s03 (pitfall 2, string length in UTF-16 units): a character outside the Basic Multilingual Plane ("💩") counts as 2, so length bounds miscount it');
     expect(stdout).toMatch(/failing rows \(\d+\)/);
     for (const file of ["report.jsonl", "junit.xml", "results.json", "summary.md", "report.html"]) {
       expect(existsSync(join(out, file)), file).toBe(true);
@@ -135,12 +136,21 @@ describe("score: usage and subject errors", () => {
     ["two subjects", ["reference", "--subject", "cat"], 2, /give one subject/],
     ["a filter matching nothing", ["reference", "--filter", "nothing/*"], 2, /--filter "nothing\/\*" matches no row/],
     ["a bad --min-score", ["reference", "--min-score", "lots"], 2, /--min-score: "lots" is not a percent/],
-    ["a bad --jobs", ["reference", "--jobs", "0"], 2, /--jobs: "0" is not a positive whole number/],
+    ["a mutant of another profile", ["mutant:s20"], 2, /^tool-conformance: mutant:s20 belongs to the lesson profile \(its mistake is in that contract\), not ag02: score it with --profile lesson$/m],
+    ["a bad --jobs", ["reference", "--jobs", "0"], 2, /--jobs: "0" is not a whole number from 1 to 64/],
+    ["too many --jobs", ["reference", "--jobs", "1000"], 2, /^tool-conformance: --jobs: "1000" is not a whole number from 1 to 64$/m],
+    ["a --timeout past setTimeout's limit", ["reference", "--timeout", "3000000000"], 2, /^tool-conformance: --timeout: "3000000000" is not a whole number from 1 to 3600000$/m],
+    ["a --timeout the harness's margin would overflow", ["reference", "--timeout", "2147483647"], 2, /--timeout: "2147483647" is not a whole number from 1 to 3600000/],
+    ["a --budget past setTimeout's limit", ["reference", "--budget", "1000h"], 2, /^tool-conformance: --budget: "1000h" is longer than 596h, the longest it takes$/m],
+    ["a --fresh beyond memory", ["reference", "--fresh", "10000000"], 2, /^tool-conformance: --fresh: "10000000" is not a whole number from 1 to 100000$/m],
+    ["a --gradescope-points out of range", ["reference", "--gradescope-points", "1e9"], 2, /--gradescope-points: "1e9" is not a number above 0 and at most 1000000/],
     ["a missing module", ["--module", "no/such/file.js"], 2, /--module no\/such\/file.js: no such file/],
     ["a module without the API", ["--module", join(PACKAGE_ROOT, "dist", "harness", "rows.js")], 3, /does not export compile, Registry, newTool, ToolError/],
     ["a command that dies at once", ["--subject", "exit 7"], 3, /could not start "exit 7": the process exited with code 7/],
     ["a command that is not an adapter", ["--subject", "echo hello"], 3, /could not start "echo hello": .*not JSON/],
     ["file reporters in the demo", ["--reporter", "junit"], 2, /--reporter need a subject/],
+    // Node's own recursive mkdir never returns here
+    ["an --out folder that cannot be made", ["reference", "--filter", "validate/type/*", "--reporter", "json", "--out", "/proc/no/such/folder"], 2, /cannot write the reports under --out \/proc\/no\/such\/folder: ENOENT/],
   ];
   for (const [what, args, expected, message] of cases) {
     it(`${what}: exit ${expected}, one line`, () => {
@@ -152,12 +162,59 @@ describe("score: usage and subject errors", () => {
   }
 });
 
+describe("numeric options: a documented range", () => {
+  it("score --help states each range once, and no default twice", () => {
+    const { stdout } = cli("score", "--help");
+    const help = stdout.replace(/\s+/g, " ");
+    for (const range of ["--jobs <n> sessions in parallel, 1 to 64", "--timeout <ms> per-request timeout in ms, 1 to 3600000", "N from 1 to 100000 (every case and its answer is held in memory)", "at most 596h", "from -2147483648 to 2147483647"]) expect(help).toContain(range);
+    expect(stdout).not.toContain("(default: [])");
+    for (const line of stdout.split("\n")) expect(line.split("(default").length, line).toBeLessThanOrEqual(2);
+  });
+
+  it("every duration stays under setTimeout's limit, whatever command parses it (grade --score-timeout too)", () => {
+    expect(parseDuration("596h", "--score-timeout")).toBe(596 * 3_600_000);
+    expect(596 * 3_600_000 + 5_000).toBeLessThan(2 ** 31 - 1);
+    expect(() => parseDuration("1000h", "--score-timeout")).toThrow(/^--score-timeout: "1000h" is longer than 596h, the longest it takes$/);
+    expect(() => parseDuration("9".repeat(400), "--budget")).toThrow(/is not a duration|is longer than/);
+    expect(() => positiveInt("1e3", "--jobs")).toThrow(/is not a whole number from 1 to/);
+  });
+});
+
+describe("score: what a run says", () => {
+  it("--jsts says which tier its tests count under, and how to score them when this run's tiers leave them out", () => {
+    const { stderr } = cli("score", "reference", "--jsts", join("test", "fixtures", "jsts"), "--no-progress", "--filter", "validate/type/*");
+    expect(stderr).toMatch(/^JSON-Schema-Test-Suite: 7 groups kept \(19 tests\), .*; they count under tier hardening, which this run \(tiers core\) does not score: add --tier hardening \(or --tier all\) to score them$/m);
+    const all = cli("score", "reference", "--jsts", join("test", "fixtures", "jsts"), "--no-progress", "--tier", "all", "--filter", "validate/type/*", "--filter", "jsts/*");
+    expect(all.stderr).toMatch(/; they count under tier hardening, scored in this run$/m);
+  });
+
+  it("after a run ended by --budget, the advice is the budget's, not --min-score", { timeout: 60_000 }, () => {
+    const slow = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(PACKAGE_ROOT, "test", "fixtures", "hostile", "slow.mjs"))} budget-advice 100`;
+    const { code, stderr } = cli("score", "--subject", slow, "--budget", "1500ms", "--jobs", "2", "--no-progress", "--reporter", "json", "--out", mkdtempSync(join(tmpdir(), "tc-budget-")));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^tool-conformance: \d+ of \d+ rows did not pass \(the run's time budget \(1500 ms\) ran out with \d+ of them unanswered: give a longer --budget, or fewer rows \(--filter, --tier\)\)$/m);
+    expect(stderr).not.toContain("set --min-score");
+  });
+});
+
+describe("a closed pipe", () => {
+  it("ends quietly, with the run's own exit code, whoever stops reading", () => {
+    for (const command of [
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(MAIN)} score reference --reporter json=- --no-progress | head -c 10`,
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(MAIN)} mutants --format json | head -c 10`,
+    ]) {
+      const result = spawnSync("bash", ["-c", `${command} >/dev/null; echo "exit \${PIPESTATUS[0]}" >&2`], { cwd: PACKAGE_ROOT, encoding: "utf8", timeout: 60_000 });
+      expect(result.stderr).toMatch(/^exit 0\n$/);
+    }
+  });
+});
+
 describe("score with no subject: the demo", () => {
   it("scores the reference and every mutant, each diagnosed as its own pitfall", { timeout: 60_000 }, () => {
     const { code, stdout } = cli("score");
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ {2}reference +100% +0 /m);
-    expect(stdout).toMatch(/^ {2}mutant:s03 .*s03 · pitfall 2, string length in UTF-16 units: "héllo" too long for maxLength: 5/m);
+    expect(stdout).toMatch(/^ {2}mutant:s03 .*s03 · pitfall 2, string length in UTF-16 units: a character outside the Basic Multilingual Plane/m);
     const [, diagnosed, total] = /(\d+) of (\d+) mutants diagnosed as their own pitfall/.exec(stdout)!;
     expect(Number(total)).toBeGreaterThanOrEqual(17);
     expect(diagnosed).toBe(total);
@@ -176,7 +233,7 @@ describe("merge", () => {
     expect(stdout).toMatch(/^\| alice \| 100% \|/m);
     expect(stdout).toMatch(/^\| bob \| .* \| s03 \(pitfall 2, string length in UTF-16 units\) \|$/m);
     const csv = readFileSync(join(out, "class.csv"), "utf8").trimEnd().split("\r\n");
-    expect(csv[0]).toBe("label,TestHandWorkedExample,TestValidateTable,TestCompileRejectsUnsupported,TestRegisterRules,TestDefinitionsSorted,TestCallNeverPanics,total,passed,rows,errored,status,top diagnosis,report");
+    expect(csv[0]).toBe("label,TestHandWorkedExample,TestValidateTable,TestCompileRejectsUnsupported,TestRegisterRules,TestDefinitionsSorted,TestCallNeverPanics,total,passed,rows,errored,status,diagnosis,report");
     expect(csv[1]).toMatch(/^alice,100,100,100,100,100,100,100,/);
     expect(csv[2]).toMatch(/^bob,.*,"s03 \(pitfall 2, string length in UTF-16 units\)",/);
     expect(readFileSync(join(out, "class.md"), "utf8")).toBe(stdout);

@@ -142,7 +142,7 @@ describe("diagnose: rows with no answer, and crashes", () => {
     expect(d.matches).toEqual([]);
     expect(d.failing).toBe(7);
     expect(d.crashed).toBe(7);
-    expect(d.lines).toEqual(["your implementation crashed on 7 rows (it raised or panicked instead of answering; the spec's promise is an answer to every input): c1, c2, c3, c4, c5, … (2 more)"]);
+    expect(d.lines).toEqual(["your implementation crashed on 7 rows (it raised, panicked or died instead of answering; the spec's promise is an answer to every input): c1, c2, c3, c4, c5, … (2 more)"]);
   });
 });
 
@@ -283,7 +283,7 @@ describe("diagnose: the rules, exactly", () => {
     const d = diagnose(run({ b1: [verdict("invalid")], b2: [verdict("invalid")], d1: crash }), options, all);
     expect(d.lines).toEqual([
       d.matches[0]!.sentence,
-      "your implementation crashed on 1 row (it raised or panicked instead of answering; the spec's promise is an answer to every input): d1",
+      "your implementation crashed on 1 row (it raised, panicked or died instead of answering; the spec's promise is an answer to every input): d1",
     ]);
     const five = diagnose(run({ c1: crash, c2: crash, c3: crash, c4: crash, c5: crash }), options, []);
     expect(five.lines.at(-1)).toMatch(/: c1, c2, c3, c4, c5$/);
@@ -323,7 +323,7 @@ describe("diagnose: the rules, exactly", () => {
     expect(d.lines).toEqual([
       d.matches[0]!.sentence,
       "1 failing row matches no known pitfall: d1",
-      "your implementation crashed on 1 row (it raised or panicked instead of answering; the spec's promise is an answer to every input): c1",
+      "your implementation crashed on 1 row (it raised, panicked or died instead of answering; the spec's promise is an answer to every input): c1",
     ]);
     expect(d.matches[0]!.detail).toBe("it shows on 2 of the 2 rows it is judged on; it explains 2 of your 4 failing rows; seen in rule/a");
   });

@@ -101,14 +101,18 @@ describe("the Kubernetes Jobs", () => {
 describe("the commands the templates run", () => {
   // every --option given to tool-conformance in a template must be one the command has
   const help = (command: string) => spawnSync(process.execPath, [MAIN, command, "--help"], { encoding: "utf8" }).stdout;
-  const texts = ["github-actions.yml", "kubernetes-indexed-job.yaml", "kubernetes-merge-job.yaml"].map((f) => readFileSync(join(TEMPLATES, f), "utf8"));
+  // the commands, not the comments about them
+  const texts = ["github-actions.yml", "kubernetes-indexed-job.yaml", "kubernetes-merge-job.yaml"].map((f) => readFileSync(join(TEMPLATES, f), "utf8").split("\n").filter((line) => !/^\s*#/.test(line)).join("\n"));
 
-  for (const command of ["score", "merge"]) {
+  for (const command of ["grade", "merge"]) {
     it(`tool-conformance ${command}: every option exists`, () => {
-      const calls = texts.flatMap((text) => [...text.replace(/\\\n\s*/g, " ").matchAll(new RegExp(`tool-conformance ${command}\\b([^\\n|]*)`, "g"))].map((m) => m[1]!));
+      // called by name, or as "$TC_BIN" (the Kubernetes script's path to it)
+      const calls = texts.flatMap((text) => [...text.replace(/\\\n\s*/g, " ").matchAll(new RegExp(`(?:tool-conformance|"\\$TC_BIN") ${command}\\b([^\\n|]*)`, "g"))].map((m) => m[1]!));
       expect(calls.length).toBeGreaterThan(0);
       const options = new Set(calls.flatMap((call) => [...call.matchAll(/(?:^|\s)(--[a-z][a-z-]*)/g)].map((m) => m[1]!)));
       expect(options.size).toBeGreaterThan(0);
+      // as safe as the recipe: every grade sandboxed and signed, every merge checking the signatures
+      for (const call of calls) expect(call, command).toMatch(command === "grade" ? /--sandbox bwrap\b[\s\S]*--key\b/ : /--key\b/);
       const known = help(command);
       for (const option of options) expect(known, option).toMatch(new RegExp(`(^|\\s)${option}\\b`, "m"));
     });

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -57,10 +57,14 @@ describe("score --corpus DIR", () => {
     const corpus = s03.report.summary.scores.byPart.corpus!;
     expect(corpus.passed + 1).toBe(s03.report.summary.scores.total.passed);
     expect(corpus.rows + 3).toBe(s03.report.summary.scores.total.rows);
-    // a failing private row reruns with the same --corpus
-    expect(s03.report.rows.find((row) => row.id === "validate/private/maxlength-two-emoji")!.repro!.rerun).toBe(
-      `tool-conformance score mutant:s03 --tier core --corpus ${FIXTURE} --filter validate/private/maxlength-two-emoji`,
-    );
+    // a failing private row carries no rerun line (it would name the grader's private folder, which a student cannot run);
+    // its schema and arguments reproduce it, and a corpus row's rerun names no --corpus
+    const privateRow = s03.report.rows.find((row) => row.id === "validate/private/maxlength-two-emoji")!;
+    expect(privateRow.repro!.rerun).toBeUndefined();
+    expect(privateRow.repro!.schema).toBeDefined();
+    const corpusRow = s03.report.rows.find((row) => row.part === undefined && row.repro?.rerun !== undefined)!;
+    expect(corpusRow.repro!.rerun).toBe(`tool-conformance score mutant:s03 --tier core --filter ${corpusRow.id}`);
+    expect(JSON.stringify(s03.report)).not.toContain(FIXTURE);
   });
 
   it("shows the part's tally in the terminal, Markdown, HTML, JUnit and Gradescope reports", () => {
@@ -103,7 +107,7 @@ describe("score --corpus DIR", () => {
     const { code, stdout } = cli("merge", join(reference.out, "report.jsonl"), join(s03.out, "report.jsonl"), "--out", out);
     expect(code).toBe(0);
     const [head, ref, mutant] = readFileSync(join(out, "class.csv"), "utf8").trimEnd().split("\r\n");
-    expect(head).toMatch(/,TestCallNeverPanics,part:corpus,part:private,total,passed,rows,errored,status,top diagnosis,report$/);
+    expect(head).toMatch(/,TestCallNeverPanics,part:corpus,part:private,total,passed,rows,errored,status,diagnosis,report$/);
     expect(ref).toMatch(/^reference,(100,){6}100,100,100,/);
     expect(mutant).toMatch(/^mutant:s03,.*,33\.33,[\d.]+,\d+,\d+,0,ok,no diagnosis,/);
     expect(stdout).toContain("| part corpus | part private | total |");
@@ -175,5 +179,49 @@ describe("scores by part", () => {
     expect(Object.keys(scores.byPart)).toEqual(["corpus", "private", "fresh"]);
     expect(scores.byPart).toMatchObject({ corpus: { rows: 1, passed: 1 }, private: { rows: 2, passed: 1, errored: 1, percent: 50 }, fresh: { rows: 1, passed: 0, failed: 1, percent: 0 } });
     expect(score(results.slice(1, 2), { level: "messages", tiers: ["core"] }).byPart).toEqual({ corpus: { rows: 1, passed: 1, failed: 0, errored: 0, skipped: 0, percent: 100 } });
+  });
+});
+
+describe("score --corpus DIR: rows the reference fails", () => {
+  const wrongRow = {
+    id: "validate/private/float-is-integer",
+    section: "TestValidateTable",
+    kind: "validate",
+    rule: "type/integer",
+    tier: "core",
+    pitfalls: [],
+    why: "a grader's mistaken row: 3.5 is an integer",
+    schema: { type: "integer" },
+    instance: "3.5",
+    expect: { errors: [] },
+  };
+  const folder = () => {
+    const dir = fresh();
+    writeFileSync(join(dir, "rows.json"), JSON.stringify([wrongRow]));
+    return dir;
+  };
+
+  it("are named, one line each with the reference's answer, and the run stops before any subject is scored (exit 2)", () => {
+    const dir = folder();
+    const out = fresh();
+    const { code, stdout, stderr } = cli("score", "reference", "--corpus", dir, "--reporter", "json", "--out", out, "--no-progress");
+    expect(code, stderr).toBe(2);
+    expect(stdout).toBe("");
+    const rowLines = stderr.split("\n").filter((line) => line.startsWith("  "));
+    expect(rowLines).toEqual([
+      `  ✗ --corpus row validate/private/float-is-integer (${join(dir, "rows.json")}): the reference fails it: verdict: the row expects "valid", the reference answers "invalid"; error paths in order: the row expects [], the reference answers ["$"]; errors: the row expects [], the reference answers ["$: expected integer, got number"]`,
+    ]);
+    expect(oneLineError(stderr)).toBe(`tool-conformance: 1 of 1 --corpus row under ${dir} disagrees with the reference (listed above): fix it, or give --trust-private if it encodes a choice of your own`);
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it("with --trust-private: the same lines as notes, then scored as written (the reference's own score shows the row failing)", () => {
+    const dir = folder();
+    const out = fresh();
+    const { code, stderr } = cli("score", "reference", "--corpus", dir, "--trust-private", "--reporter", "json", "--out", out, "--no-progress", "--min-score", "0");
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain("  ! --corpus row validate/private/float-is-integer");
+    expect(stderr).toContain("tool-conformance: 1 of 1 --corpus row the reference fails: scored as written (--trust-private)");
+    expect(readReport(join(out, "report.jsonl")).summary.scores.byPart.private).toMatchObject({ rows: 1, passed: 0, failed: 1 });
   });
 });

@@ -82,6 +82,20 @@ describe("the protocol's message schemas", () => {
     for (const { line } of lines) expect(checkMessage("errored.reply", JSON.parse(line))).toEqual([]);
   });
 
+  it("accept a threw reply to every command that calls the implementation, and inside a concurrently reply", () => {
+    const calling: Command[] = ["compile", "validate", "register", "names", "definitions", "call", "get"];
+    for (const cmd of calling) {
+      const kind = `${cmd}.reply` as MessageKind;
+      expect(checkMessage(kind, { seq: 3, threw: "RecursionError: maximum recursion depth exceeded" }), cmd).toEqual([]);
+      expect(checkMessage(kind, { seq: 3, threw: 42 }), cmd).toEqual(expect.arrayContaining([expect.stringMatching(/^\$\.threw: expected string, got /)]));
+      expect(checkMessage(kind, { seq: 3 }), cmd).not.toEqual([]);
+      expect(checkMessage(kind, { threw: "x" }), cmd).toContain('$: missing required property "seq"');
+    }
+    // the commands that call no implementation have no threw answer
+    for (const cmd of COMMANDS.filter((c) => !calling.includes(c) && c !== "concurrently")) expect(checkMessage(`${cmd}.reply`, { seq: 3, threw: "x" }), cmd).not.toEqual([]);
+    expect(checkMessage("concurrently.reply", { seq: 4, replies: [{ threw: "panic: names exploded" }, { ok: true }], runs: {} })).toEqual([]);
+  });
+
   it("refuse replies that break the protocol, saying where", () => {
     const cases: [MessageKind, unknown, string][] = [
       ["validate.reply", { ok: true, errors: [] }, '$: missing required property "seq"'],

@@ -251,7 +251,8 @@ describe("merge is not all or nothing", () => {
     ]);
     expect(lines[0]!.status).toMatch(/^cut off: the last line \(\d+\) is incomplete; the run or the copy did not finish$/);
     expect(lines[2]!.status).toBe("missing: no such file");
-    expect(stdout.split("\n").filter((l) => l.startsWith("| ")).length).toBe(2 + 3);
+    // the class table comes first: a header, its rule, one line per report (the class view follows it)
+    expect(stdout.split("\n\n")[0]!.split("\n").filter((l) => l.startsWith("| ")).length).toBe(2 + 3);
     const problems = stderr.split("\n").filter((l) => l.startsWith("tool-conformance: ") && l.endsWith("(score 0 in the class table)"));
     expect(problems).toEqual([`tool-conformance: ${cut}: ${lines[0]!.status} (score 0 in the class table)`, `tool-conformance: ${missing}: missing: no such file (score 0 in the class table)`]);
     expect(readFileSync(join(out, "class.md"), "utf8")).toBe(stdout);
@@ -271,11 +272,12 @@ describe("merge is not all or nothing", () => {
 });
 
 describe("a report left by an interrupted run", () => {
-  it("is never merged as current: score replaces the old report with a 'started' marker before the subject runs; killed, it leaves 'incomplete'", async () => {
+  it("is never merged as current: with no whole report in its folder, score writes a 'started' marker before the subject runs; killed, it leaves 'incomplete'", async () => {
     const dir = fresh();
     const path = join(dir, "report.jsonl");
-    writeFileSync(path, readFileSync(good));
-    expect(verifyReportFile(path).ok).toBe(true);
+    // a report that is not whole (cut off) is no last good run: the marker replaces it
+    writeFileSync(path, readFileSync(good, "utf8").slice(0, 200));
+    expect(verifyReportFile(path).ok).toBe(false);
     // a subject that never says hello: the run is under way until it is killed
     const child = spawn(process.execPath, [MAIN, "score", "--subject", "sleep 60", "--timeout", "60000", "--reporter", "json", "--out", dir, "--no-progress"], { detached: true, stdio: "ignore" });
     try {
@@ -306,5 +308,19 @@ describe("--baseline from other settings", () => {
     expect(stdout).toBe("");
     expect(cli("score", "reference", "--baseline", good, "--level", "verdict").code).toBe(2);
     expect(cli("score", "reference", "--baseline", good, "--tier", "all").code).toBe(2);
+  });
+});
+
+describe("merge: the same report twice", () => {
+  it("is refused after its first appearance, the same file or a copy of its bytes, naming the first: one submission is never counted twice (exit 1)", () => {
+    const copy = copyOf(readFileSync(good, "utf8"));
+    const out = fresh();
+    const { code, stderr } = cli("merge", good, good, copy, "--out", out);
+    expect(code).toBe(1);
+    const lines = classCsv(out);
+    expect(lines.map((l) => l.total)).toEqual(["100", "0", "0"]);
+    expect(lines[1]!.status).toBe(`duplicate: the same report as ${good}, given again (counted once)`);
+    expect(lines[2]!.status).toBe(`duplicate: the same report as ${good}, given again (counted once)`);
+    expect(stderr).toContain(`tool-conformance: ${copy}: duplicate: the same report as ${good}, given again (counted once) (score 0 in the class table)`);
   });
 });

@@ -8,6 +8,7 @@ import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
 import { buildStoppedReport, type Report } from "../src/harness/report.js";
 import { apportion, renderGradescope } from "../src/harness/reporters/gradescope.js";
 import { escapeData, escapeProperty, renderGithubActions, writeStepSummary } from "../src/harness/reporters/github-actions.js";
+import { differenceInWords } from "../src/harness/reporters/common.js";
 import { band, renderHtml } from "../src/harness/reporters/html.js";
 import { cdata, renderJUnit } from "../src/harness/reporters/junit.js";
 import { renderMarkdown } from "../src/harness/reporters/markdown.js";
@@ -239,7 +240,32 @@ describe("HTML", () => {
   it("colours scores by threshold, as Stryker's high and low: 61% is not the colour of 99%", () => {
     expect([band(100), band(99), band(80), band(79.99), band(61), band(60), band(59.99), band(0)]).toEqual(["all", "high", "high", "mid", "mid", "mid", "low", "low"]);
     const html = renderHtml(report);
-    expect(html).toContain(`<span class="score band-${band(report.summary.scores.total.percent)}">`);
+    const t = report.summary.scores.total;
+    expect(html).toContain(`<span class="score band-${band(t.percent, t.rows - t.passed)}">`);
+  });
+
+  it("follows the failing count: a run with rows not passed is never coloured like one where every row passed, even rounded to 100%", () => {
+    expect(band(100, 1)).toBe("high");
+    expect(band(100, 0)).toBe("all");
+    // 1 failing row of 30,000 is 100% at two decimals: still not the all-passed colour
+    const t = report.summary.scores.total;
+    const rounded = { ...report, summary: { ...report.summary, scores: { ...report.summary.scores, total: { ...t, percent: 100 } } } };
+    expect(t.rows - t.passed).toBeGreaterThan(0);
+    expect(renderHtml(rounded)).toContain('<span class="score band-high">');
+    // and the colour of "high" is not a green
+    expect(renderHtml(report)).toMatch(/--high:#9a6700;/);
+  });
+
+  it("names what differs in words on a failing row's summary line", () => {
+    expect(differenceInWords({ prefixed: true, consistent: true }, { prefixed: true, consistent: false })).toBe("consistent is false where true is expected");
+    expect(differenceInWords({ prefixed: true, consistent: true }, {})).toBe("prefixed is missing (true expected); consistent is missing (true expected)");
+    expect(differenceInWords(["$.a"], [])).toBe('0 items where 1 is expected ((none) against ["$.a"])');
+    expect(differenceInWords("valid", "invalid")).toBe('answered "invalid" where "valid" is expected');
+    const html = renderHtml(report);
+    const failed = report.rows.find((r) => r.status === "failed" && r.checks.some((c) => !c.pass && typeof c.expected === "string"))!;
+    const line = html.slice(html.indexOf(`<code>${failed.id}</code> <span class="st failed">`)).split("</summary>")[0]!;
+    expect(line).toMatch(/(answered|where|missing|items)/);
+    expect(line).not.toMatch(/: expected .*; actual /);
   });
 
   it("stays under its size cap, listing every id and saying what was not detailed", () => {

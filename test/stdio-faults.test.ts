@@ -161,6 +161,14 @@ describe("a subject that misbehaves on some rows", () => {
     expect(await survivors(pids)).toEqual([]);
   });
 
+  it("a print and the reply in one read: the row is errored quoting the print, the first unexpected line, never the reply after it", async () => {
+    const { outcomes, pids } = await runAll("print-before-reply.mjs");
+    expectSpoiledRowsErrored(outcomes, /the reply to "validate" \(seq \d+\) is not JSON: "debug: validating now\.\.\."/);
+    for (const outcome of outcomes) expect(outcome.error ?? "").not.toMatch(/no request was waiting/);
+    expect(pids.length).toBe(3);
+    expect(await survivors(pids)).toEqual([]);
+  });
+
   it("wrong seq: the row is errored, naming the seq it got", async () => {
     const { outcomes, pids } = await runAll("wrong-seq.mjs");
     expectSpoiledRowsErrored(outcomes, /the reply to "validate" \(seq (\d+)\) carries seq \d+/);

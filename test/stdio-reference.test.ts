@@ -74,6 +74,22 @@ describe("tool-conformance smoke", () => {
     expect(run.status).toBe(1);
   });
 
+  it("exits 1 when the subject keeps the protocol and answers wrongly (warn lines), as its help says", () => {
+    // answers every validate "valid": the example's errors are missing
+    const run = smoke("--subject", `node ${join(PACKAGE_ROOT, "test/fixtures/hostile/slow.mjs")} smoke-token 0`);
+    expect(run.stdout).toMatch(/^warn {2}validate /m);
+    expect(run.stdout).toMatch(/^smoke: the subject speaks protocol 1 and answered wrongly: see warn above, and run score for the details \(exit 1, \d+ ms\)$/m);
+    expect(run.status).toBe(1);
+    expect(smoke("--help").stdout.replace(/\s+/g, " ")).toContain("1 it answered wrongly: a broken reply (FAIL) or an answer the spec does not give (warn)");
+  });
+
+  it("shows a subject's stderr with its control characters escaped: a subject cannot clear the screen", () => {
+    const run = smoke("--subject", `printf '\\033[2Jcleared\\007\\n' >&2; exit 1`);
+    expect(run.status).toBe(3);
+    expect(run.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(run.stdout).toContain("\\u001b[2Jcleared");
+  });
+
   it("refuses a profile the subject does not offer (exit 3)", () => {
     const python = `python3 ${join(PACKAGE_ROOT, "conformance/adapters/python/adapter.py")} ${join(PACKAGE_ROOT, "test/fixtures/python-impl/toolreg.py")}`;
     const run = smoke("--subject", python, "--profile", "lesson");

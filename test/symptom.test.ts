@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Check } from "../src/harness/run-row.js";
-import { evidenceOf, isOrderOnly, showsExactly, showsSame, thrownBy, type Failure } from "../src/harness/symptom.js";
+import { crashIn, type Check } from "../src/harness/run-row.js";
+import { evidenceOf, isOrderOnly, showsExactly, showsSame, type Failure } from "../src/harness/symptom.js";
 
 // A symptom: how a mutant's failure on a row shows in another implementation's answers there,
 // by its sense rather than its text.
@@ -196,13 +196,14 @@ describe("isOrderOnly", () => {
   });
 });
 
-describe("thrownBy", () => {
-  it("is the text of a crash answer, and nothing else", () => {
-    expect(thrownBy({ threw: "RecursionError" })).toBe("RecursionError");
-    expect(thrownBy({ threw: "x", other: 1 })).toBeUndefined();
-    expect(thrownBy({ threw: 3 })).toBeUndefined();
-    expect(thrownBy("threw")).toBeUndefined();
-    expect(thrownBy(["x"])).toBeUndefined();
-    expect(thrownBy(null)).toBeUndefined();
+describe("crashIn", () => {
+  it("is the text of a crash answer (a throw, a panic, a death), and nothing else", () => {
+    expect(crashIn({ threw: "RecursionError" })).toBe("RecursionError");
+    expect(crashIn({ died: "the process exited with code 66" })).toBe("the process exited with code 66");
+    expect(crashIn({ threw: "x", other: 1 })).toBeUndefined();
+    expect(crashIn({ threw: 3 })).toBeUndefined();
+    expect(crashIn("threw")).toBeUndefined();
+    expect(crashIn(["x"])).toBeUndefined();
+    expect(crashIn(null)).toBeUndefined();
   });
 });

@@ -2,7 +2,9 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
+import { markdownOf, textOf } from "../src/cli/commands/validators.js";
+import { validatorRows, type Comparison } from "../src/harness/subjects/validators/compare.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
 import { statusOf } from "../src/harness/outcome.js";
 import type { CompileRow, ValidateRow } from "../src/harness/rows.js";
 import { runRow } from "../src/harness/run-row.js";
@@ -155,4 +157,19 @@ describe.skipIf(!existsSync(main))("tool-conformance validators (built)", () => 
     expect(report.libraries[0]!.agreed.verdict).toBe(report.rows);
     expect(report.disagreements.length).toBeGreaterThan(0);
   }, 90_000);
+});
+
+describe("validators without its peers", () => {
+  it("prints no empty heading: the disagreements say why there are none", () => {
+    const comparison: Comparison = {
+      rows: validatorRows(loadCorpus()).slice(0, 5),
+      libraries: ["ajv", "@cfworker/json-schema", "@hyperjump/json-schema", "z-schema", "@exodus/schemasafe", "jsonschema"].map((name) => ({ name, label: name, level: "verdict" as const, note: "", missing: "not installed", results: [], ms: 0 })),
+    };
+    const text = textOf(comparison, 10);
+    expect(text).toContain("Disagreements by rule: none: no library is installed to compare (see the install line above)");
+    expect(text).not.toContain("Disagreements by rule (one example each):");
+    expect(text.trimEnd().endsWith(":")).toBe(false);
+    const markdown = markdownOf(comparison);
+    expect(markdown).toMatch(/## Disagreements by rule\n\nNone: no library is installed to compare \(see the install line above\)\.\n$/);
+  });
 });

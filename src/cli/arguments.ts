@@ -1,23 +1,72 @@
-import { InvalidArgumentError, Option } from "commander";
+import { Help, InvalidArgumentError, Option, type Command } from "commander";
 import { PROFILE_ALIASES, PROFILES, profileNamed } from "../harness/rows.js";
 import { UsageError } from "./errors.js";
 
 // Command-line values shared by several commands.
 
-/** `30s`, `2m`, `1500ms`, `1h`; a bare number is seconds. Returns milliseconds. */
-export function parseDuration(value: string, flag: string): number {
+/**
+ * The longest wait any option may ask for: 596 h (24.8 days), under setTimeout's limit of
+ * 2^31-1 ms (a longer timer fires at once; a harness that adds its own margin stays under it too).
+ */
+export const MAX_WAIT_MS = 596 * 3_600_000;
+
+/** `30s`, `2m`, `1500ms`, `1h`; a bare number is seconds. Returns milliseconds, from 1 ms to `max` (default MAX_WAIT_MS, 596h). */
+export function parseDuration(value: string, flag: string, max: number = MAX_WAIT_MS): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/i.exec(value);
   const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
   const ms = match ? Math.round(Number(match[1]) * unit[(match[2] ?? "s").toLowerCase()]!) : NaN;
-  if (!Number.isSafeInteger(ms) || ms < 1) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a duration (30s, 5m, 1500ms; a bare number is seconds)`);
+  if (!Number.isFinite(ms) || ms < 1) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a duration (30s, 5m, 1500ms; a bare number is seconds)`);
+  if (ms > max) throw new UsageError(`${flag}: ${JSON.stringify(value)} is longer than ${formatWait(max)}, the longest it takes`);
   return ms;
 }
 
-/** A whole number of at least 1; undefined stays undefined (the option was not given). */
-export function positiveInt(value: string | undefined, flag: string): number | undefined {
+/** A wait in the largest unit that says it exactly enough: 596h, 60 min, 1500 ms. */
+export function formatWait(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}
+
+/** The largest whole number any count option takes unless it says less. */
+export const MAX_COUNT = 2 ** 31 - 1;
+
+/** A whole number from `min` to `max`; undefined stays undefined (the option was not given). */
+export function intInRange(value: string | undefined, flag: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a positive whole number`);
-  return Number(value);
+  const n = Number(value.trim());
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a whole number from ${min} to ${max}`);
+  }
+  return n;
+}
+
+/** A whole number of at least 1 and at most `max` (default 2^31-1); undefined stays undefined (the option was not given). */
+export function positiveInt(value: string | undefined, flag: string, max: number = MAX_COUNT): number | undefined {
+  return intInRange(value, flag, 1, max);
+}
+
+/** A number (not necessarily whole) above 0 and at most `max`. */
+export function positiveNumber(value: string, flag: string, max: number): number {
+  const n = Number(value.trim());
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0 || n > max) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a number above 0 and at most ${max}`);
+  return n;
+}
+
+/**
+ * Help without `(default: [])` after a repeatable option whose description already says what
+ * giving none means: an empty list is shown as no default at all.
+ */
+export function withoutEmptyDefaults(command: Command): Command {
+  const plain = new Help();
+  return command.configureHelp({
+    optionDescription: (option) => {
+      if (!Array.isArray(option.defaultValue) || option.defaultValue.length > 0) return plain.optionDescription(option);
+      const shown = Object.create(option) as typeof option;
+      shown.defaultValue = undefined;
+      return plain.optionDescription(shown);
+    },
+  });
 }
 
 /** A generator seed: a 32-bit whole number, as fast-check takes it. */

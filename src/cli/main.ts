@@ -8,8 +8,17 @@ import { register as registerAdapter } from "./commands/adapter.js";
 import { register as registerSmoke } from "./commands/smoke.js";
 import { register as registerScore } from "./commands/score.js";
 import { register as registerMerge } from "./commands/merge.js";
+import { register as registerReport } from "./commands/report.js";
 import { register as registerGrade } from "./commands/grade.js";
 import { register as registerFuzz } from "./commands/fuzz.js";
+
+// a reader that stops early (`| head`) closes the pipe: the run goes on to its own end and exit code, quietly
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    stream.write = () => true;
+  });
+}
 
 const program = new Command("tool-conformance")
   .description("Conformance corpus, reference oracle, pitfall mutants and scoring harness for LLM tool registries and their JSON Schema argument validators")
@@ -24,6 +33,7 @@ registerAdapter(program);
 registerSmoke(program);
 registerScore(program);
 registerMerge(program);
+registerReport(program);
 registerGrade(program); // after score: it passes score's options through
 registerFuzz(program);
 

@@ -3,6 +3,7 @@ import type { Part, ProfileName, Row, Tier } from "../harness/rows.js";
 import { domainFor } from "./fuzz.js";
 import { defaultNaming, rowOf } from "./oracle.js";
 import { probeArb } from "./probes.js";
+import { generatedWhy } from "../harness/generated-why.js";
 
 // `score --fresh N --seed S`: N cases generated for this run, their expectations from the
 // reference, scored as a part of their own. The same seed gives every submission the same
@@ -20,8 +21,10 @@ export async function freshRows(count: number, seed: number, profile: ProfileNam
   const probes = fc.sample(probeArb({ domain: domainFor(tiers), kinds: ["validate", "registry"] }), { numRuns: count, seed });
   const rows: Row[] = [];
   for (const [i, probe] of probes.entries()) {
-    const { rule } = defaultNaming(probe);
-    rows.push({ ...(await rowOf(probe, profile, { id: `fresh/${seed}/${i + 1}`, rule })), part: FRESH_PART });
+    const { id, rule } = defaultNaming(probe);
+    // the id names the case by its content, never the seed (a student must not learn it); the why says the rules it tests
+    const row = await rowOf(probe, profile, { id: `fresh/${i + 1}-${id.slice(-10)}`, rule });
+    rows.push({ ...row, why: generatedWhy(row), part: FRESH_PART });
   }
   return rows;
 }

@@ -64,6 +64,8 @@ export interface BuildSandbox {
   mode: SandboxMode;
   /** More folders the build may read (--sandbox-bind). */
   binds?: readonly string[];
+  /** Only these runtimes of /usr (--runtime). */
+  runtimes?: readonly string[];
   /** Paths the build must not see (the grades, the key, a private corpus). */
   hide?: readonly string[];
   limits?: Partial<Limits>;
@@ -86,7 +88,7 @@ export interface BuildPlan {
  */
 export function buildPlan(command: string, dir: string, sandbox?: BuildSandbox): BuildPlan {
   if (sandbox === undefined || sandbox.mode === "none") return { argv: ["/bin/sh", "-c", command], cwd: dir, signalAsExitCode: false };
-  const plan = createSandbox({ mode: "bwrap", submission: dir, writable: true, binds: sandbox.binds ?? [], hide: sandbox.hide ?? [], limits: sandbox.limits ?? {} }).plan(command);
+  const plan = createSandbox({ mode: "bwrap", submission: dir, writable: true, binds: sandbox.binds ?? [], runtimes: sandbox.runtimes ?? [], hide: sandbox.hide ?? [], limits: sandbox.limits ?? {} }).plan(command);
   const argv = plan.shell ? ["/bin/sh", "-c", plan.file] : [plan.file, ...plan.args];
   // the sandbox takes the command's stdout on another descriptor: there, it is the log as well
   const launch = plan.stdoutFd === 1 ? argv : ["/bin/sh", "-c", `exec ${plan.stdoutFd}>&1 && exec "$@"`, "sh", ...argv];

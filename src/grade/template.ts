@@ -35,8 +35,21 @@ export function parseTemplate(source: string, flag: string): Template {
   const parts: Part[] = [];
   let text = "";
   let quote: Quote = "none";
+  // where the current quote opened, and the command substitutions open around this point
+  let quoteStart = -1;
+  const substitutions: number[] = [];
+  let backtick = false;
   for (let i = 0; i < source.length; i++) {
     const char = source[i]!;
+    if (quote !== "single") {
+      // the "(" of "$(" comes next and counts itself: the substitution starts at -1
+      if (char === "$" && source[i + 1] === "(") substitutions.push(-1);
+      else if (char === "(" && substitutions.length > 0) substitutions[substitutions.length - 1]!++;
+      else if (char === ")" && substitutions.length > 0) {
+        if (substitutions[substitutions.length - 1]! > 0) substitutions[substitutions.length - 1]!--;
+        else substitutions.pop();
+      } else if (char === "`" && source[i - 1] !== "\\") backtick = !backtick;
+    }
     // the shell's own quoting decides how a placeholder must be written where it stands
     if (quote === "single") {
       if (char === "'") quote = "none";
@@ -46,8 +59,10 @@ export function parseTemplate(source: string, flag: string): Template {
       continue;
     } else if (char === "'" && quote === "none") {
       quote = "single";
+      quoteStart = i;
     } else if (char === '"') {
       quote = quote === "double" ? "none" : "double";
+      if (quote === "double") quoteStart = i;
     }
     if ((char === "{" || char === "}") && source[i + 1] === char) {
       text += char;
@@ -60,6 +75,10 @@ export function parseTemplate(source: string, flag: string): Template {
         const word = match[1]!;
         if (!(PLACEHOLDERS as readonly string[]).includes(word)) {
           throw new TemplateError(`${flag}: unknown placeholder {${word}} (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(", ")}; write {{ and }} for literal braces)`);
+        }
+        const before = source.slice(0, quote === "none" ? i : quoteStart);
+        if (substitutions.length > 0 || backtick || rereadBy(before)) {
+          throw new TemplateError(`${flag}: {${word}} stands inside a nested shell (sh -c '…'), eval or a command substitution ($(…), \`…\`), where the shell reads it a second time and a folder name could run as a command; pass it as an argument instead, e.g. sh -c 'cd "$1" && make' sh {${word}}`);
         }
         if (text) parts.push({ text });
         text = "";
@@ -78,6 +97,16 @@ export function parseTemplate(source: string, flag: string): Template {
     uses,
     fill: (values) => parts.map((p) => ("text" in p ? p.text : quoteFor(values[p.placeholder], p.quote))).join(""),
   };
+}
+
+/**
+ * Whether a word starting right after `before` is read again as shell code: the script of
+ * `sh -c` (bash, dash, zsh, ksh, busybox sh; also through su, ssh, sudo, env, xargs), or words of an `eval`.
+ */
+function rereadBy(before: string): boolean {
+  const command = before.split(/[;&|\n]/).pop() ?? "";
+  if (/(^|[\s(])eval\s/.test(command)) return true;
+  return /(^|[\s(/])(sh|bash|dash|zsh|ksh|ash|mksh|fish|su|ssh|runuser)\s+(?:-[A-Za-z-]+\s+)*-[A-Za-z]*c\s*$/.test(command) || /(^|\s)ssh\s+(\S+\s+)*$/.test(command);
 }
 
 /** `value` as the shell must see it at a place with this quoting, to read back exactly `value`. */

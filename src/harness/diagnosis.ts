@@ -1,6 +1,7 @@
 import { statusOf, type RowResult, type ScoreOptions } from "./outcome.js";
 import { LEVELS, type Level } from "./rows.js";
-import { evidenceOf, isOrderOnly, showsExactly, showsSame, thrownBy, type Failure } from "./symptom.js";
+import { crashIn } from "./run-row.js";
+import { evidenceOf, isOrderOnly, showsExactly, showsSame, type Failure } from "./symptom.js";
 
 // Diagnosis: which known pitfalls a subject's answers show, judged by their symptoms.
 //
@@ -73,7 +74,7 @@ export interface Diagnosis {
   failing: number;
   /** Rows with no usable answer (errored, or needing a capability the subject lacks): never evidence. */
   errored: number;
-  /** Failing rows where the implementation crashed (threw or panicked) instead of answering. */
+  /** Failing rows where the implementation crashed (threw, panicked or died) instead of answering. */
   crashed?: number;
   /** Ranked: the best explanation first. */
   matches: Match[];
@@ -104,7 +105,7 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
   }
   const failing = [...answered.values()].filter((result) => statusOf(result.checks, options) === "failed").map((result) => result.id);
   const failSet = new Set(failing);
-  const crashes = failing.filter((id) => answered.get(id)!.checks.some((check) => !check.pass && thrownBy(check.actual) !== undefined));
+  const crashes = failing.filter((id) => answered.get(id)!.checks.some((check) => !check.pass && crashIn(check.actual) !== undefined));
 
   const scored = fingerprints.map((fp) => judge(fp, answered, failSet));
   // strong evidence: three quarters of the rows it is judged on (so two at least, when two or more ran)
@@ -147,7 +148,7 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
   const unexplainedCrashes = crashes.filter((id) => !shown.has(id));
   if (unexplainedCrashes.length > 0) {
     const n = unexplainedCrashes.length;
-    diagnosis.lines.push(`your implementation crashed on ${n} row${plural(n)} (it raised or panicked instead of answering; the spec's promise is an answer to every input): ${listed(unexplainedCrashes)}`);
+    diagnosis.lines.push(`your implementation crashed on ${n} row${plural(n)} (it raised, panicked or died instead of answering; the spec's promise is an answer to every input): ${listed(unexplainedCrashes)}`);
   }
   if (errored > 0) {
     diagnosis.lines.push(`${errored} row${plural(errored)} gave no usable answer (the adapter broke the protocol, or lacks a capability): fix the adapter first; they are no evidence of any pitfall`);

@@ -36,34 +36,46 @@ export function createHandler(api: ReferenceApi, options: HandlerOptions) {
     return api.newTool(spec.name, spec.description, spec.parameters ?? undefined, fn);
   };
 
-  /** A registry request's reply, without runs; a Call that throws is answered `threw`, as the protocol says. */
+  /**
+   * A registry request's reply, without runs. Anything the implementation throws (register refuses
+   * by returning its error; names, definitions and call never throw) is answered `threw`, as the
+   * protocol says: an answer, and a wrong one.
+   */
   const registryRequest = async (request: ConcurrentBody): Promise<Record<string, unknown>> => {
-    switch (request.cmd) {
-      case "register": {
-        const { idempotent, timeoutMs } = request.tool;
-        const error = registry.register(toolOf(request.tool), {
-          override: request.override,
-          ...(idempotent !== undefined ? { idempotent } : {}),
-          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-        });
-        return error ? { ok: false, error: error.message } : { ok: true };
-      }
-      case "names":
-        return { names: registry.names() };
-      case "definitions":
-        return { definitions: registry.definitions() };
-      case "call": {
-        let result: Reference.Result;
-        try {
-          result = await registry.call(request.call);
-        } catch (thrown) {
-          return { threw: errorText(thrown) };
+    try {
+      switch (request.cmd) {
+        case "register": {
+          const { idempotent, timeoutMs } = request.tool;
+          const error = registry.register(toolOf(request.tool), {
+            override: request.override,
+            ...(idempotent !== undefined ? { idempotent } : {}),
+            ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          });
+          return error ? { ok: false, error: error.message } : { ok: true };
         }
-        return {
-          result: { callId: result.callId, name: result.name, content: result.content, isError: result.isError },
-          message: result.message(),
-        };
+        case "names":
+          return { names: registry.names() };
+        case "definitions":
+          return { definitions: registry.definitions() };
+        case "call": {
+          const result = await registry.call(request.call);
+          return {
+            result: { callId: result.callId, name: result.name, content: result.content, isError: result.isError },
+            message: result.message(),
+          };
+        }
       }
+    } catch (thrown) {
+      return { threw: thrownText(thrown) };
+    }
+  };
+
+  /** Compiles schema text: the schema, or the reply for a refusal (SchemaError) or a crash (anything else thrown). */
+  const compileOrReply = (schema: string): { schema: Reference.Schema } | { reply: Record<string, unknown> } => {
+    try {
+      return { schema: api.compile(schema, { profile }) };
+    } catch (error) {
+      return { reply: refuses(error, api.SchemaError) ? { ok: false, error: errorText(error) } : { threw: thrownText(error) } };
     }
   };
 
@@ -81,20 +93,27 @@ export function createHandler(api: ReferenceApi, options: HandlerOptions) {
         };
         return { ...reply };
       }
-      case "compile":
-        try {
-          api.compile(request.schema, { profile });
-          return { ok: true };
-        } catch (error) {
-          return { ok: false, error: errorText(error) };
-        }
+      case "compile": {
+        const compiled = compileOrReply(request.schema);
+        return "reply" in compiled ? compiled.reply : { ok: true };
+      }
       case "validate": {
         let errors: readonly Reference.ValidationError[];
-        try {
-          errors = "tool" in request ? registry.validate(request.tool, request.instance) : api.compile(request.schema, { profile }).validateJSON(request.instance);
-        } catch (error) {
-          // a schema refused, or no tool of that name (the lesson's validate raises)
-          return { ok: false, error: errorText(error) };
+        if ("tool" in request) {
+          try {
+            errors = registry.validate(request.tool, request.instance);
+          } catch (error) {
+            // no tool of that name: the lesson's validate raises a LookupError; anything else is a crash
+            return refuses(error, api.LookupError) ? { ok: false, error: errorText(error) } : { threw: thrownText(error) };
+          }
+        } else {
+          const compiled = compileOrReply(request.schema);
+          if ("reply" in compiled) return compiled.reply;
+          try {
+            errors = compiled.schema.validateJSON(request.instance);
+          } catch (error) {
+            return { threw: thrownText(error) };
+          }
         }
         const style = lesson ? "pointer" : "dollar";
         const rendered = errors.map((e) => ({ path: api.renderPath(e.segments, style), message: e.message, ...(lesson && e.expectedType !== undefined ? { expectedType: e.expectedType } : {}) }));
@@ -106,7 +125,7 @@ export function createHandler(api: ReferenceApi, options: HandlerOptions) {
         try {
           return { found: true, record: registry.get(request.name) };
         } catch (error) {
-          return { found: false, error: errorText(error) };
+          return refuses(error, api.LookupError) ? { found: false, error: errorText(error) } : { threw: thrownText(error) };
         }
       case "registry":
         registry = new api.Registry({ timeoutMs: request.timeoutMs, profile });
@@ -164,4 +183,29 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Whether a throw is the API's refusal (compile's SchemaError, get's and validate's LookupError)
+ * rather than a crash. A module without that class (`--module`): any Error but the ones a bug
+ * throws (a stack overflow's RangeError, TypeError, ReferenceError).
+ */
+function refuses(error: unknown, refusal: unknown): boolean {
+  if (typeof refusal === "function") return error instanceof refusal;
+  return error instanceof Error && !(error instanceof RangeError || error instanceof TypeError || error instanceof ReferenceError);
+}
+
+/** What the implementation threw, one line: its type and message (never a stack), or the value. */
+function thrownText(thrown: unknown): string {
+  let text: string;
+  if (thrown instanceof Error) text = thrown.name && thrown.name !== "Error" ? `${thrown.name}: ${thrown.message}` : thrown.message;
+  else if (typeof thrown === "string") text = thrown;
+  else {
+    try {
+      text = JSON.stringify(thrown) ?? String(thrown);
+    } catch {
+      text = String(thrown);
+    }
+  }
+  return text.split("\n")[0]!;
 }

@@ -74,15 +74,24 @@ export interface WireError {
   message: string;
 }
 
-export type CompileReply = { ok: true } | { ok: false; error: string };
-export type ValidateReply = { ok: true; errors: WireError[] } | { ok: false; error: string };
-export type RegisterReply = { ok: true } | { ok: false; error: string };
-export interface NamesReply {
-  names: string[];
+/**
+ * The implementation raised or panicked inside its own call instead of answering: a valid reply to
+ * every command that calls it (compile, validate, register, names, definitions, call, get, and each
+ * reply inside `concurrently`). An answer, and a wrong one: the row fails, attributed to the
+ * implementation. The adapter catches around the implementation's call alone; anything else going
+ * wrong in the adapter is an errored reply.
+ */
+export interface ThrewReply {
+  /** What it raised: the exception's type and message, or the panic value; never a stack trace. */
+  threw: string;
 }
-export interface DefinitionsReply {
-  definitions: { name: string; description: string; parameters: unknown }[];
-}
+
+export type CompileReply = { ok: true } | { ok: false; error: string } | ThrewReply;
+export type ValidateReply = { ok: true; errors: WireError[] } | { ok: false; error: string } | ThrewReply;
+export type RegisterReply = { ok: true } | { ok: false; error: string } | ThrewReply;
+export type NamesReply = { names: string[] } | ThrewReply;
+export type DefinitionsReply = { definitions: { name: string; description: string; parameters: unknown }[] } | ThrewReply;
+export type GetReply = { found: true; record: Record<string, unknown> } | { found: false; error: string } | ThrewReply;
 export type CallReply =
   | {
       result: { callId: string; name: string; content: string; isError: boolean };
@@ -91,10 +100,10 @@ export type CallReply =
       runs: Record<string, string[]>;
     }
   /** Call itself panicked or threw this instead of returning a Result: an answer, and a wrong one. */
-  | { threw: string };
+  | ThrewReply;
 
 export interface ConcurrentlyReply {
-  /** One reply per request, in request order, without seq. */
+  /** One reply per request, in request order, without seq; any of them may be a ThrewReply. */
   replies: Record<string, unknown>[];
   /** Every tool run during the batch, per tool, in any order. */
   runs: Record<string, string[]>;
@@ -102,8 +111,9 @@ export interface ConcurrentlyReply {
 
 /**
  * Any request may be answered with this instead of its reply: the adapter could not carry the
- * request out (an exception in the adapter, an unknown command, a request it could not read;
- * `seq` is then null). The row is errored; the session goes on.
+ * request out (an exception in the adapter's own code, outside the implementation's call; an
+ * unknown command; a request it could not read, `seq` then null). The row is errored, blamed on
+ * the adapter; the session goes on. What the implementation raises is a ThrewReply instead.
  */
 export interface ErroredReply {
   errored: true;

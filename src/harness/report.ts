@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { PACKAGE_ROOT } from "./corpus.js";
 import { diagnose, type Diagnosis } from "./diagnosis.js";
@@ -9,6 +9,8 @@ import { instanceTextOf, LEVELS, parametersTextOf, PARTS, PROFILES, profileNamed
 import type { Run } from "./runner.js";
 import { clipText, shellQuote } from "./reporters/text.js";
 import { failingIds, score, statusAt, type Scores } from "./scoring.js";
+import { checkWeighting, isPlainRows, weightedScore, type WeightedScore, type Weighting } from "./weighting.js";
+import { makeDirectory } from "./directory.js";
 
 // The report of one scoring run, as JSON Lines:
 //
@@ -23,8 +25,10 @@ import { failingIds, score, statusAt, type Scores } from "./scoring.js";
 // The footer repeats the row count, so a report cut off anywhere (a killed job, a full disk, a
 // truncated artifact) is detected: readReport refuses it. Files are written to a temporary name
 // and renamed, so a half-written report never sits under the final name. A run marks its report
-// file "started" before the subject runs, so an interrupted run leaves "incomplete", never the
-// report of an earlier run. conformance/report.schema.json describes every line; fields are only
+// file "started" before the subject runs when it holds no whole report, so a killed run leaves
+// "incomplete"; a whole report already there is kept until the new one is whole. A run stopped by
+// SIGINT or SIGTERM writes its report beside it (report.interrupted.jsonl), its summary's stopped
+// block naming the signal: every reader refuses that report as incomplete. conformance/report.schema.json describes every line; fields are only
 // ever added.
 //
 // A report is read as untrusted data (a subject's helper may have rewritten it): every reader
@@ -53,6 +57,8 @@ export interface ReportHeader {
   startedAt: string;
   /** Rows in the corpus for this profile, and rows this run selected. */
   corpus: { rows: number; selected: number };
+  /** How the headline is scored, when not rows passed over rows (score --scoring, --weights, --fresh-weight; or generated rows counted apart). */
+  scoring?: Weighting;
 }
 
 /** A row in the report: its result, and its status at every level (passing checks keep no expected/actual). */
@@ -86,6 +92,8 @@ export interface ReportDiagnosis extends Diagnosis {
 export interface ReportSummary {
   kind: "summary";
   scores: Scores;
+  /** The headline under the header's scoring, when it has one (recomputed by every reader). */
+  weighted?: WeightedScore;
   ms: number;
   /** Set when the run stopped early: the subject could not start, or kept failing. */
   stopped?: Stopped;
@@ -97,6 +105,13 @@ export interface Stopped {
   cause: string;
   /** The end of what the subject wrote on stderr, when known. */
   stderr?: string;
+  /**
+   * The signal that interrupted the run (SIGINT, SIGTERM), when one did: the report keeps the rows
+   * answered, and every reader refuses it as incomplete (never a baseline, never merged).
+   */
+  interrupted?: string;
+  /** With `interrupted`: how many rows were answered before it. */
+  answered?: number;
 }
 
 export interface ReportFooter {
@@ -170,14 +185,82 @@ export interface BuildOptions extends ScoreOptions {
   diagnosed?: boolean;
   /** The rows that ran (any order): rows that do not pass get their reproduction from them. */
   rows?: readonly Row[];
-  /** The command that scores this subject with these settings, without `--filter`: each failing row's rerun command adds its own. */
-  rerun?: string;
+  /**
+   * The command that scores this subject with these settings, without `--filter`: each failing row's
+   * rerun command adds its own. Or a function giving a row's whole rerun command, undefined for a
+   * row no student can rerun (a grader's private row, a generated one).
+   */
+  rerun?: Rerun;
   /** Set when the run stopped early. */
   stopped?: Stopped;
+  /** How the headline is scored (default: rows passed over rows). */
+  weighting?: Weighting;
+}
+
+/**
+ * Caps on the subject's own text a report keeps (its handshake, its errors and stderr, what it
+ * answered): a bloated or hostile subject cannot make a report of hundreds of megabytes, and no
+ * line of it reads as a CI workflow command (`::error`) in any file written from the report (score
+ * neutralises each as it writes it).
+ */
+export const SUBJECT_TEXT_CAPS = {
+  /** Each string of the handshake (implementation name, language, version). */
+  handshake: 200,
+  /** A row's error or stderr; a check's actual, as JSON. */
+  check: 4 * 1024,
+  /** Every actual of one row together. */
+  row: 16 * 1024,
+  /** Every actual, error and stderr of the whole report together. */
+  report: 4 * 1024 * 1024,
+} as const;
+
+/** Subject text as a report keeps it: clipped (each output neutralises workflow commands as it writes). */
+export function subjectText(text: string, max: number): string {
+  return clipText(text, max);
+}
+
+/** Every string inside an answer neutralised; the whole clipped to a string when its JSON is longer than `max`. */
+function subjectValue(value: unknown, max: number): { value: unknown; size: number } {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = undefined;
+  }
+  if (json === undefined) return { value, size: 0 };
+  if (json.length <= max) return { value, size: json.length };
+  return { value: subjectText(json, max), size: max };
+}
+
+/** Applies SUBJECT_TEXT_CAPS to the rows, in order; `budget.left` is the report's budget. */
+function capRow(row: ReportRow, budget: { left: number }): ReportRow {
+  const spend = (size: number) => (budget.left -= size);
+  const text = (value: string | undefined) => {
+    if (value === undefined) return undefined;
+    if (budget.left <= 0) return "(not kept: the report's room for the subject's text is spent)";
+    const kept = subjectText(value, Math.min(SUBJECT_TEXT_CAPS.check, budget.left));
+    spend(kept.length);
+    return kept;
+  };
+  let rowLeft: number = SUBJECT_TEXT_CAPS.row;
+  const checks = row.checks.map((check) => {
+    if (check.pass || check.actual === undefined) return check;
+    if (rowLeft <= 0 || budget.left <= 0) return { ...check, actual: `(not kept: the ${rowLeft <= 0 ? "row's" : "report's"} room for the subject's answers is spent)` };
+    const kept = subjectValue(check.actual, Math.min(SUBJECT_TEXT_CAPS.check, rowLeft, budget.left));
+    rowLeft -= kept.size;
+    spend(kept.size);
+    return { ...check, actual: kept.value, ...(check.note !== undefined ? { note: subjectText(check.note, SUBJECT_TEXT_CAPS.check) } : {}) };
+  });
+  const error = text(row.error);
+  const stderr = text(row.stderr);
+  return { ...row, checks, ...(error !== undefined ? { error } : {}), ...(stderr !== undefined ? { stderr } : {}) };
 }
 
 export function buildReport(run: Run, options: BuildOptions): Report {
   const hello = run.hello;
+  const said = hello.implementation as Partial<Implementation> | undefined;
+  const handshake = (value: unknown) => subjectText(typeof value === "string" ? value : String(value ?? ""), SUBJECT_TEXT_CAPS.handshake);
+  const implementation: Implementation = { name: handshake(said?.name), language: handshake(said?.language), ...(said?.version !== undefined ? { version: handshake(said.version) } : {}) };
   const header: ReportHeader = {
     kind: "header",
     format: REPORT_FORMAT,
@@ -185,7 +268,7 @@ export function buildReport(run: Run, options: BuildOptions): Report {
     tool: { name: "tool-conformance", version: toolVersion() },
     subject: {
       label: run.label,
-      implementation: hello.implementation,
+      implementation,
       ...(typeof hello.version === "number" ? { protocolVersion: hello.version } : {}),
       ...(Array.isArray(hello.capabilities) ? { capabilities: hello.capabilities } : {}),
     },
@@ -197,20 +280,43 @@ export function buildReport(run: Run, options: BuildOptions): Report {
     corpus: { rows: options.corpusRows, selected: run.results.length },
   };
   const byId = new Map((options.rows ?? []).map((row) => [row.id, row]));
+  const budget = { left: SUBJECT_TEXT_CAPS.report as number };
   const rows = run.results.map((result): ReportRow => {
     const levels = Object.fromEntries(LEVELS.map((level) => [level, statusAt(result, { level, tiers: options.tiers })])) as Record<Level, Status>;
     // a passing check's actual is its expected: keep only what a reader needs
     const checks = result.checks.map((check) => (check.pass ? { level: check.level, tier: check.tier, what: check.what, pass: true, expected: undefined, actual: undefined } : check));
     const source = result.status === "passed" ? undefined : byId.get(result.id);
-    return { kind: "row", ...result, checks, levels, ...(source ? { repro: reproductionOf(source, options.rerun) } : {}) };
+    return capRow({ kind: "row", ...result, checks, levels, ...(source ? { repro: reproductionOf(source, options.rerun) } : {}) }, budget);
   });
-  return {
+  const report: Report = {
     header,
     rows,
     diagnosis: { kind: "diagnosis", available: options.diagnosed ?? true, ...options.diagnosis },
-    summary: { kind: "summary", scores: options.scores, ms: run.ms, ...(options.stopped ? { stopped: options.stopped } : {}) },
+    summary: { kind: "summary", scores: options.scores, ms: run.ms, ...(options.stopped ? { stopped: { ...options.stopped, cause: subjectText(options.stopped.cause, SUBJECT_TEXT_CAPS.check), ...(options.stopped.stderr !== undefined ? { stderr: subjectText(options.stopped.stderr, SUBJECT_TEXT_CAPS.check) } : {}) } } : {}) },
     footer: { kind: "footer", rows: rows.length, finishedAt: run.finishedAt },
   };
+  return options.weighting ? withWeighting(report, options.weighting) : report;
+}
+
+/**
+ * The report scored under `weighting`: its header records the scheme and its summary the headline
+ * (a plain rows score of a run without generated rows records nothing: the report reads as before).
+ * A signed report so changed is no longer the signed one: for rendering, not for writing back.
+ */
+export function withWeighting(report: Report, weighting: Weighting): Report {
+  const header = { ...report.header };
+  const summary = { ...report.summary };
+  delete header.scoring;
+  delete summary.weighted;
+  const plain = isPlainRows(weighting) && !report.rows.some((row) => row.part === "fresh");
+  if (!plain) {
+    header.scoring = weighting;
+    // the summary's keys in their usual order: scores, weighted, ms, stopped
+    const { kind, scores, ms, stopped } = summary;
+    const weighted = weightedScore(report.rows, { level: header.level, tiers: header.tiers }, weighting);
+    return { ...report, header, summary: { kind, scores, weighted, ms, ...(stopped ? { stopped } : {}) } };
+  }
+  return { ...report, header, summary };
 }
 
 export interface StoppedRunOptions extends ScoreOptions {
@@ -225,7 +331,8 @@ export interface StoppedRunOptions extends ScoreOptions {
   startedAt: string;
   ms: number;
   stopped: Stopped;
-  rerun?: string;
+  rerun?: Rerun;
+  weighting?: Weighting;
 }
 
 /**
@@ -257,6 +364,7 @@ export function buildStoppedReport(options: StoppedRunOptions): Report {
     rows: options.rows,
     ...(options.rerun !== undefined ? { rerun: options.rerun } : {}),
     stopped: options.stopped,
+    ...(options.weighting ? { weighting: options.weighting } : {}),
   });
   // the handshake never completed: say so rather than invent one
   delete report.header.subject.protocolVersion;
@@ -267,8 +375,11 @@ export function buildStoppedReport(options: StoppedRunOptions): Report {
 /** The longest schema or argument text a report keeps (the rerun command reproduces any row whole). */
 export const REPRO_MAX_CHARS = 64 * 1024;
 
+/** A command to rerun a row: a prefix that `--filter ID` completes, or a row's whole command (undefined: none a student can run). */
+export type Rerun = string | ((row: Row) => string | undefined);
+
 /** A row's reproduction: its why, what it sends, and the command that reruns it. */
-export function reproductionOf(row: Row, rerun?: string): Reproduction {
+export function reproductionOf(row: Row, rerun?: Rerun): Reproduction {
   const keep = (text: string) => clipText(text, REPRO_MAX_CHARS);
   const out: Reproduction = { why: row.why };
   if (row.kind === "validate") {
@@ -280,7 +391,8 @@ export function reproductionOf(row: Row, rerun?: string): Reproduction {
     const timeout = row.registry?.timeoutMs;
     out.steps = [`a new registry${timeout !== undefined ? ` (tool timeout ${timeout} ms)` : ""}`, ...row.steps.flatMap((step, i) => stepLines(step, `step ${i + 1}`))].map(keep);
   }
-  if (rerun !== undefined) out.rerun = `${rerun} --filter ${shellQuote(row.id)}`;
+  const command = typeof rerun === "function" ? rerun(row) : rerun !== undefined ? `${rerun} --filter ${shellQuote(row.id)}` : undefined;
+  if (command !== undefined) out.rerun = command;
   return out;
 }
 
@@ -388,7 +500,7 @@ export function readKeyFile(path: string, flag = "--key"): Uint8Array {
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     const fd = openSync(temp, "w");
@@ -503,6 +615,10 @@ export function parseReport(input: string | Uint8Array, name = "report", options
   const summary = items.find((item) => item.kind === "summary") as ReportSummary | undefined;
   if (!diagnosis) fail("damaged: no diagnosis line");
   if (!summary) fail("damaged: no summary line");
+  const halted = (summary as { stopped?: Partial<Stopped> }).stopped;
+  if (halted && halted.interrupted !== undefined) {
+    fail(`incomplete: the run was interrupted (${String(halted.interrupted)}) with ${typeof halted.answered === "number" ? halted.answered : "some"} of ${rows.length} rows answered`);
+  }
   // header, rows, diagnosis, summary, footer: each once, in that order
   const order = ["header", ...rows.map(() => "row"), "diagnosis", "summary", "footer"];
   const misplaced = items.findIndex((item, i) => item.kind !== order[i]);
@@ -573,6 +689,14 @@ function checkConsistency(report: Report, fail: (why: string) => never): void {
   const difference = firstDifference(scores, scores!.byPart === undefined ? rest : computed, "");
   if (difference) fail(`forged or edited: the summary does not match its rows: ${difference.path} is ${difference.stored} in the summary, ${difference.computed} from the rows`);
   if (scores!.byPart === undefined) scores!.byPart = byPart;
+  // the headline under the header's scoring, recomputed like every score
+  if (header.scoring !== undefined) {
+    const bad = checkWeighting(header.scoring);
+    if (bad) fail(`damaged: the header's scoring is not a scoring scheme (${bad})`);
+    const weighted = weightedScore(rows, options, header.scoring);
+    const d = firstDifference(summary.weighted, weighted, "weighted");
+    if (d) fail(`forged or edited: the summary does not match its rows: ${d.path} is ${d.stored} in the summary, ${d.computed} from the rows`);
+  } else if (summary.weighted !== undefined) fail("edited: the summary has a weighted score and the header no scoring");
   if (summary.stopped !== undefined && (typeof summary.stopped !== "object" || summary.stopped === null || typeof summary.stopped.cause !== "string")) fail("damaged: the summary's stopped block has no cause");
   if (typeof diagnosis.available !== "boolean" || !Array.isArray(diagnosis.matches) || !Array.isArray(diagnosis.lines)) fail("damaged: the diagnosis line has no matches or lines");
   const base = diagnose(rows, options, []);

@@ -27,7 +27,7 @@ export interface Check {
   expected: unknown;
   actual: unknown;
   pass: boolean;
-  /** Words for a reader beside expected and actual (what a Call threw); never compared. */
+  /** Words for a reader beside expected and actual (what the implementation threw); never compared. */
   note?: string;
 }
 
@@ -35,6 +35,68 @@ export interface Check {
 export class ProtocolError extends Error {
   override name = "ProtocolError";
 }
+
+/**
+ * The subject's process died on its own (it exited, or a signal killed it) while answering a
+ * request; thrown by the stdio transport. A ProtocolError, so the row is errored, except where
+ * the death is the implementation's answer: a `concurrently` batch (a registry without its lock
+ * dies of a data race), whose row fails.
+ */
+export class SubjectDied extends ProtocolError {
+  override name = "SubjectDied";
+
+  constructor(
+    message: string,
+    /** How it ended: "the process exited with code 66". */
+    readonly how: string,
+    /** The end of its stderr. */
+    readonly stderr?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The most characters of what an implementation threw that a check keeps. */
+const THROWN_CAP = 300;
+
+/**
+ * A crash: the implementation raised or panicked (a `threw` reply) where `expected` was expected.
+ * Its actual is `{threw: TEXT}` (TEXT capped at 300 characters, with …), and it fails at verdict
+ * level: the spec forbids crashing on the model's input, and compile must refuse what it does
+ * not support rather than crash.
+ */
+function crashCheck(tier: Tier, what: string, expected: unknown, thrown: string): Check {
+  const text = thrown.length > THROWN_CAP ? `${thrown.slice(0, THROWN_CAP - 1)}…` : thrown;
+  return { level: "verdict", tier, what, expected, actual: { threw: text }, pass: false, note: `it threw ${text}` };
+}
+
+/** The thrown text of a crash check (its actual is `{threw: TEXT}`), else undefined. */
+export function crashOf(check: Check): string | undefined {
+  return soleField(check.actual, "threw");
+}
+
+/** How the process ended, for the check of a batch during which the subject's process died (its actual is `{died: HOW}`), else undefined. */
+export function deathOf(check: Check): string | undefined {
+  return soleField(check.actual, "died");
+}
+
+/** What a crash answer says, whatever the crash: a throw or panic (`{threw}`), or a process that died (`{died}`); else undefined. */
+export function crashIn(actual: unknown): string | undefined {
+  return soleField(actual, "threw") ?? soleField(actual, "died");
+}
+
+function soleField(value: unknown, field: string): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  return Object.keys(record).length === 1 && typeof record[field] === "string" ? record[field] : undefined;
+}
+
+/** What a reply says the implementation threw, when it is a `threw` reply. */
+function threwOf(reply: Record<string, unknown>): string | undefined {
+  return typeof reply.threw === "string" ? reply.threw : undefined;
+}
+
+const verdictOf = (errorCount: number) => (errorCount === 0 ? "valid" : "invalid");
 
 /** Runs one row through `send` and returns every check it makes. Throws ProtocolError or transport errors. */
 export async function runRow(row: Row, send: Send, profile: ProfileName): Promise<Check[]> {
@@ -50,6 +112,8 @@ export async function runRow(row: Row, send: Send, profile: ProfileName): Promis
 
 async function runValidate(row: ValidateRow, send: Send, profile: ProfileName): Promise<Check[]> {
   const reply = await send({ cmd: "validate", schema: schemaTextOf(row), instance: instanceTextOf(row.instance) });
+  const threw = threwOf(reply);
+  if (threw !== undefined) return [crashCheck(row.tier, "verdict", verdictOf(row.expect.errors.length), threw)];
   if (reply.ok === false) {
     const error = stringField(reply, "error", "validate");
     return [check("verdict", row.tier, "schema compiles", "compiles", `refused: ${error}`)];
@@ -82,8 +146,7 @@ function errorChecks(row: Row, label: string, expectedErrors: readonly ExpectedE
     if (type !== undefined && type !== null && typeof type !== "string") throw new ProtocolError('validate reply: an error\'s "expectedType" is not a string');
     return { path: stringField(record, "path", "validate error"), message: stringField(record, "message", "validate error"), ...(typeof type === "string" ? { expectedType: type } : {}) };
   });
-  const verdict = (n: number) => (n === 0 ? "valid" : "invalid");
-  const checks = [check("verdict", row.tier, `${label}verdict`, verdict(expected.length), verdict(errors.length))];
+  const checks = [check("verdict", row.tier, `${label}verdict`, verdictOf(expected.length), verdictOf(errors.length))];
   if (verdictOnly) return checks;
   const lines = (list: RenderedError[]) => list.map((e) => `${e.path}: ${e.message}`);
   if (!lesson) {
@@ -123,8 +186,10 @@ async function runCompile(row: CompileRow, send: Send): Promise<Check[]> {
 
 /** Checks an accepted-or-refused reply (compile, register): the verdict, then the exact error text. */
 function outcomeChecks(row: Row, what: string, expect: { ok: boolean; error?: string }, reply: Record<string, unknown>): Check[] {
-  if (typeof reply.ok !== "boolean") throw new ProtocolError(`${what} reply has no boolean "ok"`);
   const word = (ok: boolean) => (ok ? "accepted" : "refused");
+  const threw = threwOf(reply);
+  if (threw !== undefined) return [crashCheck(row.tier, `${what} ${word(expect.ok)}`, word(expect.ok), threw)];
+  if (typeof reply.ok !== "boolean") throw new ProtocolError(`${what} reply has no boolean "ok"`);
   const checks = [check("verdict", row.tier, `${what} ${word(expect.ok)}`, word(expect.ok), word(reply.ok))];
   if (!expect.ok && expect.error !== undefined && !reply.ok) {
     checks.push(check("messages", messageTierOf(row), `${what} error`, expect.error, stringField(reply, "error", what)));
@@ -135,7 +200,12 @@ function outcomeChecks(row: Row, what: string, expect: { ok: boolean; error?: st
 async function runRegistry(row: RegistryRow, send: Send, profile: ProfileName): Promise<Check[]> {
   await send({ cmd: "registry", ...(row.registry?.timeoutMs !== undefined ? { timeoutMs: row.registry.timeoutMs } : {}) });
   const checks: Check[] = [];
-  for (const [index, step] of row.steps.entries()) checks.push(...(await runStep(row, step, index + 1, send, profile)));
+  for (const [index, step] of row.steps.entries()) {
+    const made = await runStep(row, step, index + 1, send, profile);
+    checks.push(...made);
+    // the process died in a batch: its registry is gone, so the row ends there
+    if (made.some((c) => deathOf(c) !== undefined)) break;
+  }
   return checks;
 }
 
@@ -180,12 +250,15 @@ function concurrentRequestOf(step: SimpleStep): ConcurrentBody {
  * it is undefined and the runs are checked for the batch as a whole.
  */
 function stepChecks(row: RegistryRow, step: SimpleStep, label: string, reply: Record<string, unknown>, runs: unknown, profile: ProfileName): Check[] {
+  const threw = threwOf(reply);
   switch (step.op) {
     case "register":
       return outcomeChecks(row, `${label}: register ${JSON.stringify(step.tool.name)}`, step.expect, reply);
     case "names":
+      if (threw !== undefined) return [crashCheck(row.tier, `${label}: names`, step.expect, threw)];
       return [check("verdict", row.tier, `${label}: names`, step.expect, arrayField(reply, "names", "names"))];
     case "definitions":
+      if (threw !== undefined) return [crashCheck(row.tier, `${label}: definitions`, step.expect, threw)];
       return [check("verdict", row.tier, `${label}: definitions`, step.expect, arrayField(reply, "definitions", "definitions"), sameJson)];
     case "call":
       return callChecks(row, step, label, reply, runs);
@@ -194,6 +267,7 @@ function stepChecks(row: RegistryRow, step: SimpleStep, label: string, reply: Re
     case "validate": {
       const what = `${label}: validate ${JSON.stringify(step.name)}`;
       if ("refused" in step.expect) return outcomeChecks(row, what, { ok: false }, reply);
+      if (threw !== undefined) return [crashCheck(row.tier, `${what}: verdict`, verdictOf(step.expect.errors.length), threw)];
       if (reply.ok === false) return [check("verdict", row.tier, `${what}: a registered tool`, "validated", `refused: ${stringField(reply, "error", "validate")}`)];
       return errorChecks(row, `${what}: `, step.expect.errors, reply, profile, false);
     }
@@ -202,8 +276,10 @@ function stepChecks(row: RegistryRow, step: SimpleStep, label: string, reply: Re
 
 /** get(name): found or not (it raises), and every field of the record as registered. */
 function getChecks(row: RegistryRow, step: Extract<SimpleStep, { op: "get" }>, what: string, reply: Record<string, unknown>): Check[] {
-  if (typeof reply.found !== "boolean") throw new ProtocolError('get reply has no boolean "found"');
   const word = (found: boolean) => (found ? "found" : "raises: not found");
+  const threw = threwOf(reply);
+  if (threw !== undefined) return [crashCheck(row.tier, what, word(step.expect.found), threw)];
+  if (typeof reply.found !== "boolean") throw new ProtocolError('get reply has no boolean "found"');
   const checks = [check("verdict", row.tier, what, word(step.expect.found), word(reply.found))];
   if (step.expect.found && reply.found) checks.push(check("verdict", row.tier, `${what}: the record`, step.expect.record, objectField(reply, "record", "get"), sameJson));
   return checks;
@@ -211,7 +287,14 @@ function getChecks(row: RegistryRow, step: Extract<SimpleStep, { op: "get" }>, w
 
 /** A batch: every step's request sent at once, each reply checked as alone, the tool runs checked together. */
 async function runConcurrently(row: RegistryRow, steps: SimpleStep[], n: number, send: Send, profile: ProfileName): Promise<Check[]> {
-  const reply = await send({ cmd: "concurrently", requests: steps.map(concurrentRequestOf) });
+  let reply: Record<string, unknown>;
+  try {
+    reply = await send({ cmd: "concurrently", requests: steps.map(concurrentRequestOf) });
+  } catch (error) {
+    // a process that dies of concurrent requests (a data race, Go's concurrent map write) answered wrongly
+    if (error instanceof SubjectDied) return [deathCheck(row, n, error)];
+    throw error;
+  }
   const replies = arrayField(reply, "replies", "concurrently");
   if (replies.length !== steps.length) throw new ProtocolError(`concurrently reply: ${replies.length} replies to ${steps.length} requests`);
   const checks = steps.flatMap((step, i) => {
@@ -232,14 +315,37 @@ async function runConcurrently(row: RegistryRow, steps: SimpleStep[], n: number,
   return checks;
 }
 
+/**
+ * The failed check of a batch during which the subject's process died: its actual is
+ * `{died: HOW}`, its note the end of the process's stderr, naming a data race when it shows one.
+ */
+function deathCheck(row: RegistryRow, n: number, error: SubjectDied): Check {
+  const lines = (error.stderr ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  const clip = (text: string) => (text.length > 400 ? `${text.slice(0, 399)}…` : text);
+  // the race detector's report: where the race is, its first frames (the file lines left out)
+  const report = lines.indexOf("WARNING: DATA RACE");
+  const where = report === -1 ? [] : lines.slice(report + 1).filter((line) => !line.startsWith("/") && !line.startsWith("=")).slice(0, 4);
+  const race =
+    report !== -1
+      ? `a data race (the race detector stopped the process)${where.length > 0 ? `: ${clip(where.join(" | "))}` : ""}`
+      : lines.some((line) => /concurrent map (writes|read and map write|iteration and map write)/.test(line))
+        ? "a data race (Go stopped the process at a concurrent map access)"
+        : undefined;
+  let end = lines.slice(-6).join(" | ");
+  if (end.length > 400) end = `…${end.slice(-399)}`;
+  const note = `it died during the concurrent requests: ${error.how}${race ? `: ${race}` : ""}; ${end ? `its stderr ends: ${end}` : "nothing on its stderr"}`;
+  return { level: "verdict", tier: row.tier, what: `step ${n}: every concurrent request answered`, expected: "a reply to every request", actual: { died: error.how }, pass: false, note };
+}
+
 function callChecks(row: RegistryRow, step: Extract<SimpleStep, { op: "call" }>, stepLabel: string, reply: Record<string, unknown>, runs: unknown): Check[] {
   const { call, expect } = step;
   const label = `${stepLabel}: call ${JSON.stringify(call.name)}`;
-  if (typeof reply.threw === "string") {
-    // Call itself panicked or threw: an answer, and the spec's "Call never panics" says it is wrong
-    const threw = check("verdict", row.tier, `${label}: Call returns a Result`, "a Result", "Call panicked or threw instead");
-    return [{ ...threw, note: `it threw ${reply.threw.length > 300 ? `${reply.threw.slice(0, 299)}…` : reply.threw}` }];
-  }
+  const threw = threwOf(reply);
+  // Call itself panicked or threw: an answer, and the spec's "Call never panics" says it is wrong
+  if (threw !== undefined) return [crashCheck(row.tier, `${label}: Call returns a Result`, "a Result", threw)];
   const result = objectField(reply, "result", "call");
   const message = objectField(reply, "message", "call");
   const content = stringField(message, "content", "call message");

@@ -76,8 +76,13 @@ export interface RunOptions extends ScoreOptions {
    * own timeout (stdio) should get a longer guard so theirs fires first and says more.
    */
   requestTimeoutMs?: number;
-  /** A progress bar on stderr: "auto" (default) shows one when stderr is a TTY and the run is long. */
+  /**
+   * Progress on stderr: "auto" (default) shows a bar when stderr is a terminal and the run is long,
+   * and otherwise (a CI log, a file) a line every `progressEveryMs`; false shows nothing.
+   */
   progress?: "auto" | boolean;
+  /** Without a terminal: how often a progress line is written, ms (default 10,000); the first after as long. */
+  progressEveryMs?: number;
   /** Called as each row finishes (in completion order). */
   onResult?: (result: RowResult, done: number, total: number) => void;
   /**
@@ -85,6 +90,12 @@ export interface RunOptions extends ScoreOptions {
    * (sessions that can abort), and every row not answered is errored. Default: no budget.
    */
   budgetMs?: number;
+  /**
+   * Aborted (its reason the signal's name, e.g. "SIGINT"): requests in flight are stopped, no row is
+   * sent any more, and the run returns what was answered, marked interrupted. Rows never sent get
+   * no onResult call: the caller reports them as not answered.
+   */
+  interrupt?: AbortSignal;
 }
 
 export interface Run {
@@ -96,10 +107,12 @@ export interface Run {
   finishedAt: string;
   ms: number;
   /** Set when the run ended before every row was answered (the time budget ran out). */
-  stopped?: { cause: string };
+  stopped?: { cause: string; interrupted?: string };
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+/** Sessions opened when none is asked for: the cores, up to this many. */
+const MAX_DEFAULT_JOBS = 64;
 /** A run this long (ms) gets a progress bar, when stderr is a terminal. */
 const PROGRESS_AFTER_MS = 800;
 
@@ -107,7 +120,7 @@ const PROGRESS_AFTER_MS = 800;
 export async function runRows(subject: Subject, rows: readonly Row[], options: RunOptions): Promise<Run> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
-  const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), rows.length || 1));
+  const jobs = Math.max(1, Math.min(options.jobs ?? Math.min(availableParallelism(), MAX_DEFAULT_JOBS), rows.length || 1));
   const guardMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const score: ScoreOptions = { level: options.level, tiers: options.tiers };
 
@@ -118,17 +131,28 @@ export async function runRows(subject: Subject, rows: readonly Row[], options: R
     options.budgetMs === undefined
       ? undefined
       : setTimeout(() => {
-          expired = `the run's time budget (${formatMs(options.budgetMs!)}) ran out`;
+          expired ??= `the run's time budget (${formatMs(options.budgetMs!)}) ran out`;
           for (const session of sessions) (session as Abortable).abort?.(`${expired}; the subject was stopped`);
-        }, options.budgetMs);
+        }, timerMs(options.budgetMs));
+  let interrupted: string | undefined;
+  const onInterrupt = () => {
+    interrupted = String(options.interrupt!.reason ?? "an interrupt");
+    expired ??= `interrupted (${interrupted})`;
+    for (const session of sessions) (session as Abortable).abort?.(`${expired}; the subject was stopped`);
+  };
+  if (options.interrupt?.aborted) onInterrupt();
+  else options.interrupt?.addEventListener("abort", onInterrupt, { once: true });
   try {
     sessions = await openSessions(subject, options.profile, jobs);
   } catch (error) {
     clearTimeout(budget);
+    options.interrupt?.removeEventListener("abort", onInterrupt);
     throw error;
   }
+  // a signal during the handshakes: the sessions just opened stop at once
+  if (expired !== undefined) for (const session of sessions) (session as Abortable).abort?.(`${expired}; the subject was stopped`);
   const hello = sessions[0]!.hello;
-  const progress = startProgress(options.progress ?? "auto", rows.length);
+  const progress = startProgress(options.progress ?? "auto", rows.length, options.progressEveryMs ?? PROGRESS_LINE_MS);
   const results: RowResult[] = new Array(rows.length);
   let next = 0;
   let done = 0;
@@ -155,6 +179,7 @@ export async function runRows(subject: Subject, rows: readonly Row[], options: R
     await Promise.all(sessions.map(worker));
   } finally {
     clearTimeout(budget);
+    options.interrupt?.removeEventListener("abort", onInterrupt);
     progress.stop();
     await Promise.allSettled(sessions.map((session) => session.close()));
   }
@@ -163,7 +188,8 @@ export async function runRows(subject: Subject, rows: readonly Row[], options: R
     // the rows never sent: errored with the cause, so the report is whole
     rows.forEach((row, index) => {
       if (results[index] !== undefined) return;
-      results[index] = resultOf(row, "errored", [], 0, `${expired} before this row was run`);
+      results[index] = resultOf(row, "errored", [], 0, interrupted !== undefined ? `${expired} before this row was answered` : `${expired} before this row was run`);
+      if (interrupted !== undefined) return;
       done++;
       options.onResult?.(results[index], done, rows.length);
     });
@@ -176,8 +202,16 @@ export async function runRows(subject: Subject, rows: readonly Row[], options: R
     startedAt,
     finishedAt: new Date(finished).toISOString(),
     ms: finished - started,
-    ...(expired !== undefined ? { stopped: { cause: expired } } : {}),
+    ...(expired !== undefined ? { stopped: { cause: expired, ...(interrupted !== undefined ? { interrupted } : {}) } } : {}),
   };
+}
+
+/** setTimeout's longest delay (2^31-1 ms, about 24.8 days): a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A delay setTimeout keeps: capped at MAX_TIMER_MS (option parsing refuses longer ones; this is the backstop). */
+export function timerMs(ms: number): number {
+  return Math.max(0, Math.min(ms, MAX_TIMER_MS));
 }
 
 /** A session that can stop at once (stdio); others finish the request in flight. */
@@ -235,7 +269,7 @@ export function capabilitiesOf(row: Row): string[] {
 export function guarded(send: Send, ms: number): Send {
   return (body) =>
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ProtocolError(`no reply to "${body.cmd}" within ${ms} ms`)), ms);
+      const timer = setTimeout(() => reject(new ProtocolError(`no reply to "${body.cmd}" within ${ms} ms`)), timerMs(ms));
       send(body).then(
         (reply) => {
           clearTimeout(timer);
@@ -302,10 +336,17 @@ interface Progress {
   stop(): void;
 }
 
-/** A progress bar that appears only on a terminal, and only once the run has lasted a while. */
-function startProgress(mode: "auto" | boolean, total: number): Progress {
-  const wanted = mode === true || (mode === "auto" && process.stderr.isTTY === true && !process.env.CI);
-  if (!wanted || total === 0) return { update() {}, stop() {} };
+/** Without a terminal, a progress line this often (ms): a CI log shows a long run moving. */
+const PROGRESS_LINE_MS = 10_000;
+
+/**
+ * A progress bar that appears only on a terminal, and only once the run has lasted a while; without
+ * one ("auto"), a plain line every `everyMs` (`scoring: 120/801 rows (14%), 10 s`) until the run ends.
+ */
+function startProgress(mode: "auto" | boolean, total: number, everyMs: number): Progress {
+  if (mode === false || total === 0) return { update() {}, stop() {} };
+  const terminal = mode === true || (process.stderr.isTTY === true && !process.env.CI);
+  if (!terminal) return progressLines(total, everyMs);
   let bar: cliProgress.SingleBar | undefined;
   let done = 0;
   const timer = setTimeout(
@@ -327,6 +368,25 @@ function startProgress(mode: "auto" | boolean, total: number): Progress {
     stop() {
       clearTimeout(timer);
       bar?.stop();
+    },
+  };
+}
+
+/** Progress as plain lines, one every `everyMs`, for a log that is not a terminal. */
+function progressLines(total: number, everyMs: number): Progress {
+  const started = Date.now();
+  let done = 0;
+  const timer = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    process.stderr.write(`  scoring: ${done}/${total} rows (${Math.floor((done / total) * 100)}%), ${seconds} s\n`);
+  }, everyMs);
+  timer.unref();
+  return {
+    update(n) {
+      done = n;
+    },
+    stop() {
+      clearInterval(timer);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { sameJson, type Check } from "./run-row.js";
+import { crashIn, sameJson, type Check } from "./run-row.js";
 import { LEVELS, type Level } from "./rows.js";
 
 // A symptom: how a mutant's failure on a row shows in ANOTHER implementation's answers there.
@@ -57,15 +57,9 @@ export function isOrderOnly(evidence: readonly Failure[]): boolean {
   return evidence.every((f) => Array.isArray(f.expected) && Array.isArray(f.actual) && isReordering(f.actual, f.expected));
 }
 
-/** The text an implementation threw, when a check's answer is a crash (`{"threw": "…"}`). */
-export function thrownBy(actual: unknown): string | undefined {
-  if (!isRecord(actual) || typeof actual.threw !== "string") return undefined;
-  return Object.keys(actual).length === 1 ? actual.threw : undefined;
-}
-
 function sameSense(failure: Failure, actual: unknown): boolean {
   const { expected, actual: theirs } = failure;
-  if (thrownBy(theirs) !== undefined) return thrownBy(actual) !== undefined;
+  if (crashIn(theirs) !== undefined) return crashIn(actual) !== undefined;
   if (typeof theirs === "string" && theirs.startsWith("refused: ")) return typeof actual === "string" && actual.startsWith("refused: ");
   if (failure.level === "paths" && isStrings(expected) && isStrings(theirs)) return isStrings(actual) && samePathSense(expected, theirs, actual);
   if (Array.isArray(expected) && Array.isArray(theirs) && isReordering(theirs, expected)) return Array.isArray(actual) && isReordering(actual, expected);

@@ -89,26 +89,33 @@ func refusal(err error) reply {
 	return reply{"ok": true}
 }
 
-// call runs one call. A panic out of Call itself (Call must never panic) is replied as threw.
+// guard makes f's calls into your implementation: a panic in them is replied as threw, an answer
+// (a wrong one: the spec's functions never panic on the model's input), not an adapter failure.
+func guard(f func() reply) (rep reply) {
+	defer func() {
+		if p := recover(); p != nil {
+			rep = reply{"threw": fmt.Sprintf("panic: %v", p)}
+		}
+	}()
+	return f()
+}
+
+// call runs one call, with the registry's timeout as its context's deadline.
 func (a *adapter) call(c types.ToolCall) reply {
 	ctx, cancel := context.Background(), context.CancelFunc(func() {})
 	if a.timeout > 0 { // the registry request's timeoutMs: a deadline for each call
 		ctx, cancel = context.WithTimeout(ctx, a.timeout)
 	}
 	defer cancel()
-	res, threw := func() (res tool.Result, threw any) {
-		defer func() { threw = recover() }()
-		return a.reg.Call(ctx, c), nil
-	}()
-	if threw != nil {
-		return reply{"threw": fmt.Sprint(threw)}
-	}
-	m := res.Message()
-	return reply{"result": reply{"callId": res.CallID, "name": res.Name, "content": res.Content, "isError": res.IsError},
-		"message": reply{"role": m.Role, "tool_call_id": m.ToolCallID, "content": m.Content}} // ADJUST: the fields of your types.Message
+	return guard(func() reply {
+		res := a.reg.Call(ctx, c)
+		m := res.Message()
+		return reply{"result": reply{"callId": res.CallID, "name": res.Name, "content": res.Content, "isError": res.IsError},
+			"message": reply{"role": m.Role, "tool_call_id": m.ToolCallID, "content": m.Content}} // ADJUST: the fields of your types.Message
+	})
 }
 
-// handle answers one request (a panic in it: errored); in a batch, the batch keeps the runs.
+// handle answers one request (a panic in the adapter itself: errored); in a batch, the batch keeps the runs.
 func (a *adapter) handle(req request, batch bool) (rep reply) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -120,25 +127,27 @@ func (a *adapter) handle(req request, batch bool) (rep reply) {
 		return reply{"ready": true, "version": 1, "profiles": []string{"ag02"}, "capabilities": []string{"validate", "registry", "concurrency"},
 			"implementation": reply{"name": "tinyllm", "language": "go", "version": "0.1.0"}} // ADJUST: your package's name and version
 	case "compile", "validate":
-		s, err := tool.Compile(json.RawMessage(req.Schema))
-		if err != nil || req.Cmd == "compile" {
-			return refusal(err)
-		}
-		errs := []reply{}
-		for _, e := range s.ValidateJSON([]byte(req.Instance)) {
-			errs = append(errs, reply{"path": e.Path, "message": e.Msg})
-		}
-		return reply{"ok": true, "errors": errs}
+		return guard(func() reply {
+			s, err := tool.Compile(json.RawMessage(req.Schema))
+			if err != nil || req.Cmd == "compile" {
+				return refusal(err)
+			}
+			errs := []reply{}
+			for _, e := range s.ValidateJSON([]byte(req.Instance)) {
+				errs = append(errs, reply{"path": e.Path, "message": e.Msg})
+			}
+			return reply{"ok": true, "errors": errs}
+		})
 	case "registry":
 		a.reg, a.timeout = tool.NewRegistry(), time.Duration(req.Timeout)*time.Millisecond
 		return reply{"ok": true}
 	case "register":
 		t := req.Tool
-		return refusal(a.reg.Register(tool.New(t.Name, t.Description, t.Parameters, a.fn(t))))
+		return guard(func() reply { return refusal(a.reg.Register(tool.New(t.Name, t.Description, t.Parameters, a.fn(t)))) })
 	case "names":
-		return reply{"names": append([]string{}, a.reg.Names()...)} // never null
+		return guard(func() reply { return reply{"names": append([]string{}, a.reg.Names()...)} }) // never null
 	case "definitions": // ADJUST: types.ToolDef needs the json tags name, description, parameters (a JSON object), else map each by hand
-		return reply{"definitions": append([]types.ToolDef{}, a.reg.Definitions()...)}
+		return guard(func() reply { return reply{"definitions": append([]types.ToolDef{}, a.reg.Definitions()...)} })
 	case "call":
 		rep = a.call(types.ToolCall{ID: req.Call.ID, Name: req.Call.Name, Arguments: req.Call.Arguments}) // ADJUST: the fields of your types.ToolCall
 		if !batch {
@@ -176,6 +185,10 @@ func (a *adapter) concurrently(reqs []request) reply {
 }
 
 func main() {
+	// The replies keep the real stdout; what the implementation prints to os.Stdout (fmt.Println)
+	// goes to stderr from here on: it is its output in the report, never a line of the protocol.
+	replies := os.Stdout
+	os.Stdout = os.Stderr
 	a := &adapter{reg: tool.NewRegistry(), runs: map[string][]string{}}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<30)
@@ -190,7 +203,7 @@ func main() {
 		if err != nil {
 			line, _ = json.Marshal(reply{"seq": req.Seq, "errored": true, "message": err.Error()})
 		}
-		os.Stdout.Write(append(line, '\n'))
+		replies.Write(append(line, '\n'))
 		if req.Cmd == "stop" {
 			return
 		}

@@ -4,7 +4,8 @@
     python3 adapter.py path/to/your_registry.py      (or an importable module name)
 
 It reads one JSON request a line on stdin and writes one JSON reply a line on stdout; logs go to
-stderr. Your module provides the lesson's API (seed 001, "Tool registry and schema validation"):
+stderr, and so does whatever your module prints (print() is safe: it shows in the report).
+Your module provides the lesson's API (seed 001, "Tool registry and schema validation"):
 
     ToolRegistry()                                     a fresh, empty registry
     registry.register(name, schema, handler, **opts)   opts: description, idempotent, timeout_ms, override;
@@ -19,6 +20,10 @@ stderr. Your module provides the lesson's API (seed 001, "Tool registry and sche
 `call` is not the lesson's (its dispatcher is lesson 23): the adapter answers it with a minimal
 dispatcher of its own on top of get, validate and the handler. Lines a student adapts to their own
 names are marked `# ADJUST:`. Standard library only, Python 3.8+.
+
+What your module raises is its answer. register, get and validate refuse by raising, except for the
+CRASHES below (a bug, never a refusal); anything names raises is a crash. A crash is replied
+{"threw": "Type: message"}: the row fails, it is not errored.
 """
 
 import asyncio
@@ -39,6 +44,19 @@ sys.dont_write_bytecode = True  # leave no __pycache__ beside the implementation
 SCRATCH_NAME = "conformance.scratch"  # ADJUST: any name your register() accepts
 # The schema of a tool registered with `parameters: null` (the protocol: no schema means an object).
 NO_SCHEMA = {"type": "object"}  # ADJUST: what your registry means by "no schema", if it has one
+# What register, get or validate raise when they crash rather than refuse (deep recursion, a typo).
+CRASHES = (RecursionError, MemoryError, NameError, AttributeError)  # ADJUST: if your refusals are among them
+
+
+def protocol_stream():
+    """The protocol's stream, kept apart: a copy of fd 1 takes the replies, then fd 1 and sys.stdout
+    go to stderr, so that what the implementation prints (at import, in a call, in a thread, in a
+    child process) is its output in the report, never a line of the protocol."""
+    sys.stdout.flush()
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return replies
 
 
 def load(spec):
@@ -70,14 +88,23 @@ def _refuse_constant(name):
 
 
 def parse_json(text):
-    """Strict JSON: Python's json also reads NaN, Infinity and -Infinity, which JSON does not have."""
-    return json.loads(text, parse_constant=_refuse_constant)
+    """Strict JSON: Python's json also reads NaN, Infinity and -Infinity, which JSON does not have.
+    Text nested deeper than json.loads can go is refused too (a ValueError, not its RecursionError)."""
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ValueError("nested too deep to parse") from None
 
 
 def error_text(error):
     """What an exception says, one line (KeyError's str() is a repr: prefer its argument)."""
     text = error.args[0] if isinstance(error, KeyError) and error.args and isinstance(error.args[0], str) else str(error)
     return ("%s: %s" % (type(error).__name__, text)).replace("\n", " ")
+
+
+def threw(error):
+    """The reply to a crash inside the implementation: its type and message, never a traceback."""
+    return {"threw": error_text(error)}
 
 
 class Adapter:
@@ -103,9 +130,13 @@ class Adapter:
 
         try:
             record = self.registry.get(name)  # ADJUST: your get
+        except CRASHES as error:
+            return dict(threw(error), runs=self.runs)
         except Exception:
             return result("unknown tool %s" % json.dumps(name), True)
         reply = self.validate(self.registry, name, text)
+        if "threw" in reply:
+            return dict(reply, runs=self.runs)
         if not reply["ok"]:
             return result(reply["error"], True)
         if reply["errors"]:
@@ -179,6 +210,8 @@ class Adapter:
                                             "expectedType": None}]}
         try:
             errors = registry.validate(name, args)  # ADJUST: your validate
+        except CRASHES as error:
+            return threw(error)
         except Exception as error:  # no such tool
             return {"ok": False, "error": error_text(error)}
         return {"ok": True, "errors": [{"path": e.path,  # ADJUST: your error's fields
@@ -201,20 +234,16 @@ class Adapter:
                                        "version": str(getattr(impl, "VERSION", ""))},
                     "profiles": ["lesson", "pointer"],  # pointer: the lesson profile's old name
                     "capabilities": ["validate", "registry", "records"]}
-        if cmd == "compile":
-            try:
-                self.scratch(req["schema"])
-                return {"ok": True}
-            except Exception as error:
-                return {"ok": False, "error": error_text(error)}
-        if cmd == "validate":
-            if "tool" in req:
-                return self.validate(self.registry, req["tool"], req["instance"])
+        if cmd == "compile" or cmd == "validate" and "tool" not in req:
             try:
                 registry = self.scratch(req["schema"])
+            except CRASHES as error:
+                return threw(error)
             except Exception as error:  # the schema was refused
                 return {"ok": False, "error": error_text(error)}
-            return self.validate(registry, SCRATCH_NAME, req["instance"])
+            return {"ok": True} if cmd == "compile" else self.validate(registry, SCRATCH_NAME, req["instance"])
+        if cmd == "validate":
+            return self.validate(self.registry, req["tool"], req["instance"])
         if cmd == "registry":
             self.registry = impl.ToolRegistry()  # ADJUST: how your registry is built (no registry-wide timeout)
             return {"ok": True}
@@ -222,20 +251,28 @@ class Adapter:
             try:
                 self.register(self.registry, req["tool"], req.get("override"))
                 return {"ok": True}
+            except CRASHES as error:
+                return threw(error)
             except Exception as error:
                 return {"ok": False, "error": error_text(error)}
         if cmd == "get":
             try:
                 record = self.registry.get(req["name"])  # ADJUST: your get
+            except CRASHES as error:
+                return threw(error)
             except Exception as error:
                 return {"found": False, "error": error_text(error)}
             return {"found": True, "record": self.record(record)}
-        if cmd == "names":
-            return {"names": list(self.registry.names())}  # ADJUST: your names
-        if cmd == "definitions":
-            # The lesson has no definitions(): the records, in registration order
-            return {"definitions": [{"name": r.name, "description": r.description, "parameters": r.schema}
-                                    for r in (self.registry.get(n) for n in self.registry.names())]}
+        if cmd in ("names", "definitions"):
+            try:
+                names = list(self.registry.names())  # ADJUST: your names
+                if cmd == "names":
+                    return {"names": names}
+                # The lesson has no definitions(): the records, in registration order
+                return {"definitions": [{"name": r.name, "description": r.description, "parameters": r.schema}
+                                        for r in (self.registry.get(n) for n in names)]}
+            except Exception as error:  # names and get of a registered name never raise
+                return threw(error)
         if cmd == "stop":
             return {"ok": True}
         if cmd == "call":
@@ -258,6 +295,7 @@ def main():
     if len(sys.argv) != 2:
         sys.stderr.write("usage: adapter.py IMPLEMENTATION (a .py file or a module name)\n")
         return 2
+    replies = protocol_stream()  # before the import: a print at import time is output, not a reply
     adapter = Adapter(load(sys.argv[1]))
     stdin = open(sys.stdin.fileno(), "r", encoding="utf-8", newline="\n", closefd=False)
     while True:
@@ -271,10 +309,10 @@ def main():
             req = json.loads(line)
             seq, cmd = req.get("seq"), req.get("cmd")
             reply = adapter.handle(req)
-        except Exception as error:  # a bug in the adapter or the module: the row is errored, we go on
+        except Exception as error:  # a bug in the adapter, outside the module's calls: the row is errored, we go on
             reply = {"errored": True, "message": error_text(error)}
-        sys.stdout.write(json.dumps(dict({"seq": seq}, **reply)) + "\n")
-        sys.stdout.flush()
+        replies.write(json.dumps(dict({"seq": seq}, **reply)) + "\n")
+        replies.flush()
         if cmd == "stop":
             return 0
 

@@ -4,7 +4,8 @@
     python3 adapter.py path/to/your_module.py      (or an importable module name)
 
 It reads one JSON request a line on stdin and writes one JSON reply a line on stdout; logs go
-to stderr. Your module provides this small interface (the seed's Go API, in Python):
+to stderr, and so does whatever your module prints (print() is safe: it shows in the report).
+Your module provides this small interface (the seed's Go API, in Python):
 
     compile(schema_text) -> schema                    raise any exception to refuse; str(e) is the error
     schema.validate_json(text) -> [error, ...]        each with .path ("$.tags[1]") and .message
@@ -19,6 +20,10 @@ to stderr. Your module provides this small interface (the seed's Go API, in Pyth
 
 A tool function is fn(arguments: str, cancel: threading.Event) -> str; the registry sets
 `cancel` when the call times out. Standard library only; Python 3.8+.
+
+What your module raises is its answer. compile and register refuse by raising, except for the
+CRASHES below (a bug, never a refusal); anything raised by validate_json, names, definitions or
+call is a crash. A crash is replied {"threw": "Type: message"}: the row fails, it is not errored.
 """
 
 import importlib
@@ -30,6 +35,24 @@ import threading
 
 PROTOCOL_VERSION = 1
 sys.dont_write_bytecode = True  # leave no __pycache__ beside the implementation
+# What compile or register raise when they crash rather than refuse (json.loads on deep nesting, a typo).
+CRASHES = (RecursionError, MemoryError, NameError, AttributeError)
+
+
+def threw(error):
+    """The reply to a crash inside the implementation: its type and message, one line, no traceback."""
+    return {"threw": ("%s: %s" % (type(error).__name__, error)).replace("\n", " ")}
+
+
+def protocol_stream():
+    """The protocol's stream, kept apart: a copy of fd 1 takes the replies, then fd 1 and sys.stdout
+    go to stderr, so that what the implementation prints (at import, in a call, in a thread, in a
+    child process) is its output in the report, never a line of the protocol."""
+    sys.stdout.flush()
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return replies
 
 
 def load(spec):
@@ -38,6 +61,7 @@ def load(spec):
         sys.path.insert(0, os.path.dirname(path))
         module_spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0], path)
         module = importlib.util.module_from_spec(module_spec)
+        sys.modules[module_spec.name] = module  # dataclasses look their module up while the class is built
         module_spec.loader.exec_module(module)
         return module
     return importlib.import_module(spec)
@@ -82,19 +106,20 @@ class Adapter:
                                        "version": str(getattr(impl, "VERSION", ""))},
                     "profiles": list(getattr(impl, "PROFILES", ["ag02"])),
                     "capabilities": ["validate", "registry", "concurrency"]}
-        if cmd == "compile":
-            try:
-                impl.compile(req["schema"])
-                return {"ok": True}
-            except Exception as error:
-                return {"ok": False, "error": str(error)}
-        if cmd == "validate":
+        if cmd in ("compile", "validate"):
             try:
                 schema = impl.compile(req["schema"])
-            except Exception as error:
+            except CRASHES as error:
+                return threw(error)
+            except Exception as error:  # the schema is refused
                 return {"ok": False, "error": str(error)}
-            errors = schema.validate_json(req["instance"])
-            return {"ok": True, "errors": [{"path": e.path, "message": e.message} for e in errors]}
+            if cmd == "compile":
+                return {"ok": True}
+            try:
+                errors = schema.validate_json(req["instance"])
+                return {"ok": True, "errors": [{"path": e.path, "message": e.message} for e in errors]}
+            except Exception as error:
+                return threw(error)
         if cmd == "registry":
             self.registry = impl.new_registry(req.get("timeoutMs"))
             return {"ok": True}
@@ -135,30 +160,33 @@ class Adapter:
         cmd, impl = req["cmd"], self.impl
         if cmd == "register":
             tool = req["tool"]
+            fn = self.tool_fn(tool["name"], tool["behavior"])
             try:
-                self.registry.register(impl.new_tool(tool["name"], tool["description"], tool["parameters"],
-                                                     self.tool_fn(tool["name"], tool["behavior"])))
+                self.registry.register(impl.new_tool(tool["name"], tool["description"], tool["parameters"], fn))
                 return {"ok": True}
-            except Exception as error:
+            except CRASHES as error:
+                return threw(error)
+            except Exception as error:  # the tool is refused
                 return {"ok": False, "error": str(error)}
-        if cmd == "names":
-            return {"names": list(self.registry.names())}
-        if cmd == "definitions":
-            return {"definitions": list(self.registry.definitions())}
-        call = req["call"]
+        call = req["call"] if cmd == "call" else None
         try:
+            if cmd == "names":
+                return {"names": list(self.registry.names())}
+            if cmd == "definitions":
+                return {"definitions": list(self.registry.definitions())}
             result = self.registry.call(call["id"], call["name"], call["arguments"])
-        except Exception as error:  # call itself raised: the protocol's threw answer (call must never raise)
-            return {"threw": "%s: %s" % (type(error).__name__, error)}
-        return {"result": {"callId": result.call_id, "name": result.name, "content": result.content,
-                           "isError": result.is_error},
-                "message": result.message()}
+            return {"result": {"callId": result.call_id, "name": result.name, "content": result.content,
+                               "isError": result.is_error},
+                    "message": result.message()}
+        except Exception as error:  # names, definitions and call never raise
+            return threw(error)
 
 
 def main():
     if len(sys.argv) != 2:
         sys.stderr.write("usage: adapter.py IMPLEMENTATION (a .py file or a module name)\n")
         return 2
+    replies = protocol_stream()  # before the import: a print at import time is output, not a reply
     adapter = Adapter(load(sys.argv[1]))
     stdin = open(sys.stdin.fileno(), "r", encoding="utf-8", newline="\n", closefd=False)
     while True:
@@ -172,10 +200,10 @@ def main():
             req = json.loads(line)
             seq, cmd = req.get("seq"), req.get("cmd")
             reply = adapter.handle(req)
-        except Exception as error:  # a bug in the adapter or the module: the row is errored, we go on
+        except Exception as error:  # a bug in the adapter, outside the module's calls: the row is errored, we go on
             reply = {"errored": True, "message": "%s: %s" % (type(error).__name__, error)}
-        sys.stdout.write(json.dumps(dict({"seq": seq}, **reply)) + "\n")
-        sys.stdout.flush()
+        replies.write(json.dumps(dict({"seq": seq}, **reply)) + "\n")
+        replies.flush()
         if cmd == "stop":
             return 0
 

@@ -3,7 +3,12 @@
 //
 //   npx tsx adapter.ts ./src/index.ts          or, compiled:   node adapter.js ./dist/index.js
 //
-// One JSON request a line on stdin, one reply a line on stdout; logs go to stderr.
+// One JSON request a line on stdin, one reply a line on stdout; logs go to stderr, and so does
+// whatever the module prints (console.log is safe: it shows in the report).
+//
+// What the module throws is its answer. compile and register refuse by throwing, except for the
+// errors a bug throws (crashed, below); anything validateJSON, names, definitions or call throw is a
+// crash. A crash is replied {"threw": "Type: message"}: the row fails, it is not errored.
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -29,6 +34,10 @@ if (!file) {
   process.stderr.write("usage: adapter MODULE (the file that exports compile, Registry, newTool, ToolError)\n");
   process.exit(2);
 }
+// The replies keep the real stdout; what the module writes to stdout (console.log, process.stdout.write),
+// at import or in a call, goes to stderr: it is its output in the report, never a line of the protocol.
+const reply = process.stdout.write.bind(process.stdout) as (text: string, done?: () => void) => boolean;
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 const impl = (await import(pathToFileURL(resolve(file)).href)) as Implementation;
 let registry = new impl.Registry();
 let runs: Record<string, string[]> = {};
@@ -54,26 +63,29 @@ function toolOf(spec: { name: string; description: string; parameters: string | 
 }
 
 const refusal = (error: unknown) => ({ ok: false, error: error instanceof Error ? error.message : String(error) });
+/** What compile or register throw when they crash rather than refuse: a stack overflow, a bug. */
+const crashed = (error: unknown) => error instanceof RangeError || error instanceof TypeError || error instanceof ReferenceError;
+/** The reply to a crash inside the implementation: its type and message, one line, never a stack. */
+const threw = (error: unknown) => ({ threw: (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split("\n")[0] });
 
 async function handle(req: Request): Promise<object> {
   switch (req.cmd) {
     case "start":
       return { ready: true, version: 1, implementation: { name: "my-implementation", language: "typescript", version: "0.0.0" }, profiles: ["ag02"], capabilities: ["validate", "registry", "concurrency"] };
     case "compile":
-      try {
-        impl.compile(req.schema);
-        return { ok: true };
-      } catch (error) {
-        return refusal(error);
-      }
     case "validate": {
       let schema;
       try {
         schema = impl.compile(req.schema);
       } catch (error) {
-        return refusal(error);
+        return crashed(error) ? threw(error) : refusal(error);
       }
-      return { ok: true, errors: schema.validateJSON(req.instance).map((e) => ({ path: e.path, message: e.message })) };
+      if (req.cmd === "compile") return { ok: true };
+      try {
+        return { ok: true, errors: schema.validateJSON(req.instance).map((e) => ({ path: e.path, message: e.message })) };
+      } catch (error) {
+        return threw(error);
+      }
     }
     case "registry":
       registry = new impl.Registry(req.timeoutMs === undefined ? {} : { timeoutMs: req.timeoutMs });
@@ -98,42 +110,35 @@ async function handle(req: Request): Promise<object> {
 
 /** A register, names, definitions or call request's reply, without runs. */
 async function registryRequest(req: Request): Promise<object> {
-  switch (req.cmd) {
-    case "register":
-      try {
-        const error = registry.register(toolOf(req.tool));
-        return error ? refusal(error) : { ok: true };
-      } catch (error) {
-        return refusal(error);
-      }
-    case "names":
-      return { names: registry.names() };
-    case "definitions":
-      return { definitions: registry.definitions() };
-    default: {
-      let r;
-      try {
-        r = await registry.call(req.call);
-      } catch (thrown) {
-        // call itself threw: the protocol's threw answer (call must never throw)
-        return { threw: thrown instanceof Error ? thrown.message : String(thrown) };
-      }
-      return { result: { callId: r.callId, name: r.name, content: r.content, isError: r.isError }, message: r.message() };
+  if (req.cmd === "register") {
+    try {
+      const error = registry.register(toolOf(req.tool));
+      return error ? refusal(error) : { ok: true };
+    } catch (error) {
+      return crashed(error) ? threw(error) : refusal(error);
     }
+  }
+  try {
+    if (req.cmd === "names") return { names: registry.names() };
+    if (req.cmd === "definitions") return { definitions: registry.definitions() };
+    const r = await registry.call(req.call);
+    return { result: { callId: r.callId, name: r.name, content: r.content, isError: r.isError }, message: r.message() };
+  } catch (error) {
+    return threw(error); // names, definitions and call never throw
   }
 }
 
 for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
   if (!line.trim()) continue;
   let req: Request | undefined;
-  let reply: object;
+  let answer: object;
   try {
     req = JSON.parse(line) as Request;
-    reply = await handle(req);
+    answer = await handle(req);
   } catch (error) {
-    reply = { errored: true, message: error instanceof Error ? error.message : String(error) };
+    answer = { errored: true, message: error instanceof Error ? error.message : String(error) };
   }
-  process.stdout.write(JSON.stringify({ seq: req?.seq ?? null, ...reply }) + "\n");
+  reply(JSON.stringify({ seq: req?.seq ?? null, ...answer }) + "\n");
   if (req?.cmd === "stop") break;
 }
-process.stdout.write("", () => process.exit(0));
+reply("", () => process.exit(0));

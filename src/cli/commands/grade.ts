@@ -1,10 +1,11 @@
-import { accessSync, constants, mkdirSync } from "node:fs";
+import { accessSync, constants } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Option, type Command } from "commander";
 import { CLASS_FILES, gradeAll, gradeTable, GradeUsageError, listSubmissions, preflight, progressLine, type Outcome } from "../../grade/grade.js";
 import type { BuildSandbox } from "../../grade/process.js";
+import { workCopies, type WorkCopies } from "../../grade/workcopy.js";
 import { parseTemplate, PLACEHOLDERS, TemplateError, type Template } from "../../grade/template.js";
 import { readKeyFile, writeFileAtomic } from "../../harness/report.js";
 import { parseSize, type SandboxMode } from "../../harness/sandbox/index.js";
@@ -13,6 +14,7 @@ import { parseDuration, positiveInt } from "../arguments.js";
 import { EXIT, UsageError } from "../errors.js";
 import { toCsv, toMarkdown } from "./merge.js";
 import { REPORTERS, writeFailure } from "./score.js";
+import { makeDirectory } from "../../harness/directory.js";
 
 // `tool-conformance grade SUBMISSIONS --subject CMD [--build CMD]`: a class in one command. Each
 // submission is built and scored in child processes of its own (see src/grade/), so a hostile one
@@ -35,6 +37,7 @@ export const PASSED_TO_SCORE = [
   "key",
   "sandbox",
   "sandbox-bind",
+  "runtime",
   "memory",
   "max-processes",
   "cpu-seconds",
@@ -46,6 +49,9 @@ export const PASSED_TO_SCORE = [
   "gradescope-visibility",
   "gradescope-stdout-visibility",
   "gradescope-points",
+  "scoring",
+  "weights",
+  "fresh-weight",
 ] as const;
 
 const MAIN = fileURLToPath(new URL("../main.js", import.meta.url));
@@ -61,10 +67,14 @@ interface GradeFlags {
   scoreTimeout: string;
   reporter: string[];
   force?: boolean;
+  only?: string[];
+  buildDisk: string;
+  buildFiles: string;
   key?: string;
   // score's options that the build's sandbox follows too
   sandbox?: SandboxMode;
   sandboxBind?: string[];
+  runtime?: string[];
   memory?: string;
   maxProcesses?: string;
   maxFileSize?: string;
@@ -92,7 +102,10 @@ export function register(program: Command): void {
     .option("--build-timeout <duration>", `time limit of one build: 90s, 5m, 1500ms (a bare number is seconds); the build's whole process group is killed`, DEFAULT_BUILD_TIMEOUT)
     .option("--score-timeout <duration>", `time limit of one submission's score, startup and every row included (--timeout is per request)`, DEFAULT_SCORE_TIMEOUT)
     .option("--reporter <name>", `more reports per submission beside report.jsonl, repeatable: ${REPORTERS.filter((r) => !["terminal", "json", "github-actions"].includes(r)).join(", ")}`, collect, [])
-    .option("--force", "grade every submission again, even those already graded");
+    .option("--force", "grade every submission again, even those already graded")
+    .option("--only <name...>", "grade again only these submissions (folder names), whatever they hold; every other keeps the report it has", (value: string, previous: string[] = []) => [...previous, value])
+    .option("--build-disk <size>", "under --sandbox bwrap, each submission is built and scored in a copy of its folder whose total size is capped at this: 256M, 1G (as root, a tmpfs; docs/sandbox.md)", "256M")
+    .option("--build-files <n>", "under --sandbox bwrap, the most files and folders the build's copy may hold", "20000");
   const passed: Option[] = [];
   for (const option of score.options) {
     const name = option.long?.replace(/^--(no-)?/, "");
@@ -137,9 +150,15 @@ async function gradeCommand(root: string, flags: GradeFlags, scoreArgs: string[]
   if (scoreArgs.some((w) => w.startsWith("--fresh=")) && !scoreArgs.some((w) => w.startsWith("--seed="))) {
     throw new UsageError("--fresh needs --seed with grade: every submission, and every rerun, must be scored on the same generated cases (e.g. --seed 20240601)");
   }
+  const buildBytes = parseSize(flags.buildDisk);
+  if (buildBytes === undefined) throw new UsageError(`--build-disk: ${JSON.stringify(flags.buildDisk)} is not a size (e.g. 256M, 1G)`);
+  const copyCaps = { bytes: buildBytes, files: positiveInt(flags.buildFiles, "--build-files")! };
   const submissions = await asUsage(() => listSubmissions(root, flags.out));
+  const unknownOnly = (flags.only ?? []).filter((name) => !submissions.some((s) => s.name === name));
+  if (unknownOnly.length) throw new UsageError(`--only: no submission named ${unknownOnly.map((n) => JSON.stringify(n)).join(", ")} in ${root}`);
+  if (flags.only && flags.force) throw new UsageError("--only and --force: give one (--only regrades the submissions it names, --force all of them)");
   try {
-    mkdirSync(flags.out, { recursive: true });
+    makeDirectory(flags.out);
     accessSync(flags.out, constants.W_OK);
   } catch (error) {
     throw new UsageError(`cannot write the grades under --out ${flags.out}: ${writeFailure(error)}`);
@@ -154,6 +173,14 @@ async function gradeCommand(root: string, flags: GradeFlags, scoreArgs: string[]
   const jobs = Math.max(1, Math.floor(cores / atOnce));
   say(`grading ${submissions.length} submission${submissions.length === 1 ? "" : "s"} from ${oneLine(root)} into ${oneLine(flags.out)}: ${atOnce} at a time, score --jobs ${jobs} each`);
 
+  // a sandboxed build runs in a capped copy of each submission
+  let copies: WorkCopies | undefined;
+  if (flags.sandbox === "bwrap") {
+    copies = workCopies(copyCaps);
+    const made = copies;
+    process.on("exit", () => made.close());
+    say(copies.kind === "tmpfs" ? `each submission is built and scored in a copy of its folder, capped at ${flags.buildDisk} and ${flags.buildFiles} files (tmpfs)` : `each submission is built and scored in a copy of its folder, NOT capped in size (no tmpfs can be mounted by this user): only --max-file-size holds per file`);
+  }
   const started = Date.now();
   let finished = 0;
   const width = Math.min(24, Math.max(...submissions.map((s) => oneLine(s.name).length)));
@@ -175,7 +202,9 @@ async function gradeCommand(root: string, flags: GradeFlags, scoreArgs: string[]
         scoreArgs,
         reporters: flags.reporter,
         force: flags.force === true,
+        ...(flags.only ? { only: flags.only } : {}),
         ...(flags.sandbox !== undefined ? { sandbox: buildSandbox(flags, buildTimeoutMs) } : {}),
+        ...(copies ? { copies } : {}),
         ...(key ? { key } : {}),
         main: MAIN,
       },
@@ -184,6 +213,7 @@ async function gradeCommand(root: string, flags: GradeFlags, scoreArgs: string[]
     );
   } finally {
     stop();
+    copies?.close();
   }
 
   const table = gradeTable(outcomes);
@@ -227,6 +257,7 @@ function buildSandbox(flags: GradeFlags, buildTimeoutMs: number): BuildSandbox {
   return {
     mode: flags.sandbox!,
     binds: flags.sandboxBind ?? [],
+    runtimes: flags.runtime ?? [],
     hide: [flags.out, flags.key, flags.corpus, flags.jsts].filter((path): path is string => path !== undefined),
     limits: Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
   };

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { createHmac } from "node:crypto";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Option, type Command } from "commander";
@@ -7,7 +8,7 @@ import { describeJsts, importJsts } from "../../harness/jsts.js";
 import { diagnose, type Diagnosis } from "../../harness/diagnosis.js";
 import type { ReferenceApi } from "../../harness/handler.js";
 import type { RowResult, ScoreOptions } from "../../harness/outcome.js";
-import { buildReport, buildStoppedReport, formatReport, markRunStarted, readKeyFile, readReport, ReportError, writeFileAtomic, writeReport, type ReadOptions, type Report, type SignOptions } from "../../harness/report.js";
+import { buildReport, buildStoppedReport, formatReport, markRunStarted, readKeyFile, readReport, ReportError, verifyReportFile, writeFileAtomic, writeReport, type ReadOptions, type Report, type SignOptions } from "../../harness/report.js";
 import { renderGithubActions, writeStepSummary } from "../../harness/reporters/github-actions.js";
 import { noWorkflowCommands, oneLine, shellQuote } from "../../harness/reporters/text.js";
 import { formatGradescope, VISIBILITIES, type Visibility } from "../../harness/reporters/gradescope.js";
@@ -25,12 +26,28 @@ import { loadCatalog, MutantError } from "../../mutants/catalog.js";
 import { mutantFingerprints } from "../../mutants/fingerprints.js";
 import { loadMutant } from "../../mutants/load.js";
 import { demo } from "../demo.js";
-import { newSeed, parseDuration, parseSeed, positiveInt, profileOption } from "../arguments.js";
+import { formatWait, MAX_WAIT_MS, newSeed, parseDuration, parseSeed, positiveInt, positiveNumber, profileOption, withoutEmptyDefaults } from "../arguments.js";
 import { EXIT, UsageError } from "../errors.js";
 import { freshRows, GENERATED_NOT_LESSON_CORE } from "../../fuzz/fresh.js";
+import { addScoringOptions, weightingFrom, type ScoringFlags } from "../scoring-options.js";
+import { isPlainRows } from "../../harness/weighting.js";
+import type { Row } from "../../harness/rows.js";
+import { makeDirectory } from "../../harness/directory.js";
 
 // `tool-conformance score`: scores one subject against the corpus and writes its reports;
 // with no subject, scores the reference and every pitfall mutant (the demo).
+
+/** The most sessions a run opens at once: more only queue on the machine's cores and can outrun a subject's start. */
+export const MAX_JOBS = 64;
+/** The longest per-request timeout, ms (an hour): the harness's own guard adds 5 s and stays under setTimeout's limit. */
+export const MAX_TIMEOUT_MS = 3_600_000;
+/** The most cases --fresh generates: each case and its reference answer is held in memory for the run. */
+export const MAX_FRESH = 100_000;
+/** The most points --gradescope-points gives. */
+export const MAX_POINTS = 1_000_000;
+/** --max-processes and --cpu-seconds: caps that still mean something. */
+export const MAX_PROCESSES = 65_536;
+export const MAX_CPU_SECONDS = 86_400;
 
 export const REPORTERS = ["terminal", "json", "junit", "gradescope", "markdown", "html", "github-actions"] as const;
 export type ReporterName = (typeof REPORTERS)[number];
@@ -44,7 +61,7 @@ export const REPORT_FILES: Record<Exclude<ReporterName, "terminal" | "github-act
   html: "report.html",
 };
 
-interface ScoreFlags {
+interface ScoreFlags extends ScoringFlags {
   subject?: string;
   module?: string;
   label?: string;
@@ -67,12 +84,14 @@ interface ScoreFlags {
   progress: boolean;
   jsts?: string;
   corpus?: string;
+  trustPrivate?: boolean;
   fresh?: string;
   seed?: string;
   sandbox: SandboxMode;
   submission?: string;
   writable?: boolean;
   sandboxBind: string[];
+  runtime: string[];
   memory?: string;
   maxProcesses?: string;
   cpuSeconds?: string;
@@ -83,7 +102,7 @@ interface ScoreFlags {
 const collect = (value: string, previous: string[]) => [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command("score")
     .description(
       "score an implementation against the conformance corpus: per section, tier and level, expected against actual for every failing row, and a diagnosis naming the pitfalls that explain the failures. With no subject: the reference and every pitfall mutant (the demo). Exit 0 pass, 1 below --min-score or regressed against --baseline, 2 usage or config error, 3 the subject could not start",
@@ -96,8 +115,8 @@ export function register(program: Command): void {
     .option("--tier <tiers>", `tiers to score, repeatable or comma-separated: ${TIERS.join(", ")}, or all (default: core, what the spec fixes; the demo: all)`, collect, [])
     .addOption(new Option("--level <level>", "how strictly answers are compared").choices(LEVELS).default("messages"))
     .option("--filter <glob>", "only rows whose id (or section name) matches; * is any text; repeatable", collect, [])
-    .option("--jobs <n>", "sessions in parallel (default: the number of cores)")
-    .option("--timeout <ms>", "per-request timeout in ms (default 5000 for --subject, 10000 in-process)")
+    .option("--jobs <n>", `sessions in parallel, 1 to ${MAX_JOBS}, never more than the rows selected (default: the number of cores, at most ${MAX_JOBS})`)
+    .option("--timeout <ms>", `per-request timeout in ms, 1 to ${MAX_TIMEOUT_MS} (an hour) (default 5000 for --subject, 10000 in-process)`)
     .option("--reporter <name>", `output, repeatable: ${REPORTERS.join(", ")}; json=- writes report.jsonl to stdout (default: terminal)`, collect, [])
     .option("--out <dir>", "folder for report files; - writes the JSON lines of the report to stdout, and nothing else", "reports")
     .option("--min-score <percent>", "exit 1 when the score is below this percent (default 100: any row that does not pass fails the run; 0 to always exit 0 once scored)")
@@ -106,34 +125,40 @@ export function register(program: Command): void {
     .addOption(new Option("--gradescope-per <unit>", "one Gradescope test per section or per row").choices(["section", "row"]).default("section"))
     .addOption(new Option("--gradescope-visibility <when>", "Gradescope test visibility").choices(VISIBILITIES))
     .addOption(new Option("--gradescope-stdout-visibility <when>", "Gradescope stdout visibility").choices(VISIBILITIES))
-    .option("--gradescope-points <n>", "points the whole run is worth on Gradescope (default 100)")
+    .option("--gradescope-points <n>", `points the whole run is worth on Gradescope, above 0 and at most ${MAX_POINTS} (default 100)`)
     .option("--no-diagnosis", "skip the diagnosis (it runs every mutant in-process when the subject fails rows)")
     .option("--no-progress", "no progress bar")
     .option("--jsts <dir>", "also run a JSON-Schema-Test-Suite folder (tests/draft2020-12/*.json): the groups inside the subset, as verdict-level rows")
     .option("--corpus <dir>", "also run your own rows (*.json under DIR, the corpus's format, each file checked by conformance/row.schema.json; ids apart from the corpus's), scored as their own part, \"private\"")
-    .option("--fresh <n>", "also score N cases generated for this run (docs/fuzzing.md), their answers from the reference, as their own part, \"fresh\": a table of the public corpus's answers does not pass them")
-    .option("--seed <n>", "the seed --fresh generates from: the same seed gives every submission the same cases (default: a new one, in the report's rerun command)")
+    .option("--trust-private", "score --corpus rows the reference fails as they are written (they encode a choice of your own); without it, such a row is named with the reference's answer and the run stops (exit 2)")
+    .option("--fresh <n>", `also score N cases generated for this run (docs/fuzzing.md), their answers from the reference, as their own part, "fresh": a table of the public corpus's answers does not pass them; N from 1 to ${MAX_FRESH} (every case and its answer is held in memory)`)
+    .option("--seed <n>", "the seed --fresh generates from, a whole number from -2147483648 to 2147483647: the same seed gives every submission the same cases (default: derived from --key when given, and then never printed; else a new one)")
     .addOption(new Option("--sandbox <mode>", "how a --subject command runs: none (as you, seeing every file you can: trusted code only) or bwrap (a bubblewrap sandbox that sees only --submission, the system's runtimes and a private /tmp, with no network and capped; docs/sandbox.md)").choices(SANDBOX_MODES).default("none"))
     .option("--submission <dir>", "the folder the --subject command runs in; under --sandbox bwrap, the only folder of the machine it sees (default: the current directory)")
     .option("--writable", "under --sandbox bwrap, let the subject write in its --submission folder (default: read-only)")
     .option("--sandbox-bind <path>", "under --sandbox bwrap, also show this folder or file, read-only, at the same path (a runtime installed outside /usr: a pyenv or nvm folder); repeatable", collect, [])
+    .option("--runtime <name>", "under --sandbox bwrap, show only what this runtime needs of /usr (python3, node, go, java, or any command on the sandbox's PATH) instead of all of it; repeatable", collect, [])
     .option("--memory <size>", `under --sandbox bwrap, the writable memory of each subject process, e.g. 512M or 2G (default ${formatSize(DEFAULT_LIMITS.memoryBytes).replace(" MiB", "M")})`)
-    .option("--max-processes <n>", `under --sandbox bwrap, the processes and threads the subject may run at once (default ${DEFAULT_LIMITS.maxProcesses}; Linux does not apply it to root)`)
-    .option("--cpu-seconds <n>", `under --sandbox bwrap, the CPU seconds each subject process may use before it is killed (default ${DEFAULT_LIMITS.cpuSeconds})`)
+    .option("--max-processes <n>", `under --sandbox bwrap, the processes and threads the subject may run at once, 1 to ${MAX_PROCESSES} (default ${DEFAULT_LIMITS.maxProcesses}; Linux does not apply it to root)`)
+    .option("--cpu-seconds <n>", `under --sandbox bwrap, the CPU seconds each subject process may use before it is killed, 1 to ${MAX_CPU_SECONDS} (default ${DEFAULT_LIMITS.cpuSeconds})`)
     .option("--max-file-size <size>", `under --sandbox bwrap, the largest file the subject may write (default ${formatSize(DEFAULT_LIMITS.fileBytes).replace(" MiB", "M")})`)
-    .option("--budget <duration>", "the whole run's time limit, e.g. 60s or 5m: past it, the rows not answered are errored with that cause and the report is written (default: none)")
+    .option("--budget <duration>", `the whole run's time limit, e.g. 60s or 5m, at most ${formatWait(MAX_WAIT_MS)}: past it, the rows not answered are errored with that cause and the report is written (default: none)`);
+  withoutEmptyDefaults(addScoringOptions(command))
     .action(async (positional: string | undefined, flags: ScoreFlags) => {
       process.exitCode = await scoreCommand(positional, flags);
     });
 }
 
 async function scoreCommand(positional: string | undefined, flags: ScoreFlags): Promise<number> {
-  const jobs = positiveInt(flags.jobs, "--jobs");
-  const timeoutMs = positiveInt(flags.timeout, "--timeout");
+  const jobs = positiveInt(flags.jobs, "--jobs", MAX_JOBS);
+  const timeoutMs = positiveInt(flags.timeout, "--timeout", MAX_TIMEOUT_MS);
   const minScore = flags.minScore === undefined ? undefined : percentArg(flags.minScore);
-  const points = flags.gradescopePoints === undefined ? undefined : positiveNumber(flags.gradescopePoints, "--gradescope-points");
+  const points = flags.gradescopePoints === undefined ? undefined : positiveNumber(flags.gradescopePoints, "--gradescope-points", MAX_POINTS);
   const budgetMs = flags.budget === undefined ? undefined : parseDuration(flags.budget, "--budget");
   const limits = sandboxLimits(flags);
+  // how the headline is scored: a bad weights file stops the run before it starts (exit 2)
+  const weighting = weightingFrom(flags);
+  if (flags.gradescopePer === "row" && !isPlainRows(weighting)) throw new UsageError(`--gradescope-per row gives each row its points, which a weighting by tests cannot: use --gradescope-per section with --scoring tests or --weights`);
   // read once, before any subject runs: the key never needs to be reachable afterwards
   const sign: SignOptions & ReadOptions = flags.key === undefined ? {} : { key: readKeyFile(flags.key) };
   // --out - or --reporter json=-: the report's JSON lines are the whole of stdout
@@ -144,19 +169,33 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   if (jsonToStdout) checkStdoutReporters(reporters, flags.out === "-");
   const given = [positional !== undefined, flags.subject !== undefined, flags.module !== undefined].filter(Boolean).length;
   if (given > 1) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
+  // a built-in subject that cannot be scored here is refused before anything is written
+  const mutantId = positional === undefined ? undefined : /^mutant:(s\d{2,})$/.exec(positional)?.[1];
+  if (mutantId !== undefined) checkMutant(mutantId, flags.profile);
   // a subject is graded on what the spec fixes; the demo shows every tier, and says so
   const tiers = parseTiers(flags.tier, given === 0 ? [...TIERS] : ["core"]);
   const scoring: ScoreOptions = { level: flags.level, tiers };
 
   const imported = flags.jsts === undefined ? undefined : importJsts(flags.jsts);
-  if (imported) process.stderr.write(describeJsts(imported) + "\n");
+  if (imported) {
+    // its tests count under their own tier: say which, and whether this run's tiers take them
+    const jstsTiers = [...new Set(imported.rows.map((row) => row.tier))];
+    const counted = jstsTiers.filter((tier) => tiers.includes(tier));
+    const how = imported.rows.length === 0 ? "" : counted.length === jstsTiers.length ? `; they count under tier ${jstsTiers.join(", ")}, scored in this run` : `; they count under tier ${jstsTiers.join(", ")}, which this run (tiers ${tiers.join(", ")}) does not score: add --tier ${jstsTiers.join(",")} (or --tier all) to score them`;
+    process.stderr.write(describeJsts(imported) + how + "\n");
+  }
   const shipped = [...loadCorpus(), ...(imported?.rows ?? [])];
   // a grader's own rows count as their own part of the score; their ids must stay apart from the corpus's
-  const corpus = flags.corpus === undefined ? shipped : [...shipped, ...loadPrivateCorpus(flags.corpus, shipped)];
+  const privateRows = flags.corpus === undefined ? [] : loadPrivateCorpus(flags.corpus, shipped);
+  const corpus = [...shipped, ...privateRows];
+  // a grader's row the reference fails is most likely a mistake in the row: told before any student is scored on it
+  if (privateRows.length > 0) await checkPrivateRows(privateRows, flags.corpus!, flags.profile, flags.level, flags.trustPrivate === true);
   const sectionFilters = flags.filter.filter((f) => (SECTIONS as readonly string[]).includes(f)) as Section[];
   // generated cases: the same for every subject scored with this seed, a part of their own
   if (flags.seed !== undefined && flags.fresh === undefined) throw new UsageError("--seed says what --fresh N generates from: give --fresh too");
-  const fresh = flags.fresh === undefined ? undefined : { count: positiveInt(flags.fresh, "--fresh")!, seed: flags.seed === undefined ? newSeed() : parseSeed(flags.seed) };
+  // with --key and no --seed, the seed comes from the key: the same for every submission and rerun, and never printed
+  const keyed = flags.fresh !== undefined && flags.seed === undefined && sign.key !== undefined;
+  const fresh = flags.fresh === undefined ? undefined : { count: positiveInt(flags.fresh, "--fresh", MAX_FRESH)!, seed: flags.seed !== undefined ? parseSeed(flags.seed) : keyed ? seedFromKey(sign.key!) : newSeed() };
   if (fresh && flags.profile === "lesson" && tiers.join() === "core") throw new UsageError(`--fresh: ${GENERATED_NOT_LESSON_CORE}`);
   const generated = fresh ? await freshRows(fresh.count, fresh.seed, flags.profile, tiers) : [];
   const { rows, unmatched } = selectRows([...corpus, ...generated], { profile: flags.profile, tiers, level: flags.level, filters: flags.filter });
@@ -178,42 +217,85 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   if (baseline) checkBaselineSettings(baseline, flags.baseline!, { profile: flags.profile, ...scoring });
   const filters = { ...(sectionFilters.length ? { sections: sectionFilters } : {}), ...(flags.filter.length ? { ids: flags.filter } : {}) };
   const corpusRows = corpus.filter((row) => appliesTo(row, flags.profile)).length + generated.length;
-  const rerun = rerunCommand(positional, flags, tiers) + (fresh ? ` --fresh ${fresh.count} --seed ${fresh.seed}` : "");
+  // a student reruns a row of the public corpus; a grader's private row or a generated one has no
+  // command a student can run (it would need the grader's files or the secret seed): none is given
+  const prefix = rerunCommand(positional, flags, tiers);
+  const rerun = (row: Row) => (row.part !== undefined && row.part !== "corpus" ? undefined : `${prefix}${row.source?.startsWith("jsts:") ? " --jsts JSON-Schema-Test-Suite" : ""} --filter ${shellQuote(row.id)}`);
   const emit = (report: Report) => emitReports(report, reporters, flags, points, jsonToStdout, sign);
   // before anything is written: a sandbox that cannot be built is a usage error
   const sandbox = subjectSandbox(flags, limits, reporters, jsonToStdout);
   // rows answered so far: a run that stops early still reports them
   const answered = new Map<string, RowResult>();
   const startedAt = new Date();
-  // an earlier run's report must not outlive this run's start: if this run never ends, readers find "incomplete"
+  const reportPath = join(flags.out, REPORT_FILES.json);
   if (reporters.includes("json") && !jsonToStdout) {
     try {
-      markRunStarted(join(flags.out, REPORT_FILES.json), startedAt.toISOString());
+      // a whole report already there (the last good run, perhaps the --baseline) is kept until this
+      // run's is whole; anything else is replaced by a "started" marker, so a run killed outright
+      // leaves "incomplete" rather than a stale file that reads as this run's
+      makeDirectory(flags.out);
+      if (!verifyReportFile(reportPath).ok) markRunStarted(reportPath, startedAt.toISOString());
     } catch (error) {
       throw new UsageError(`cannot write the reports under --out ${flags.out}: ${writeFailure(error)}`);
     }
   }
+  const label = () => flags.label ?? flags.subject ?? (flags.module !== undefined ? `module:${flags.module}` : positional!);
+  // SIGINT or SIGTERM: the subject is stopped, the rows answered are reported (marked interrupted)
+  const interrupt = onInterrupt();
+  // rows in flight when the signal came were stopped, not answered
+  const answeredCount = () => [...answered.values()].filter((r) => !(r.status === "errored" && r.error?.startsWith("interrupted ("))).length;
   let run: Run;
   try {
-    const resolved = await resolveSubject(positional, flags, timeoutMs, { sandbox, ...(flags.submission !== undefined ? { cwd: flags.submission } : {}) });
-    run = await runRows(resolved.subject, rows, {
-      profile: flags.profile,
-      ...scoring,
-      jobs,
-      requestTimeoutMs: resolved.guardMs,
-      progress: flags.progress ? "auto" : false,
-      onResult: (result) => answered.set(result.id, result),
-      ...(budgetMs !== undefined ? { budgetMs } : {}),
-    });
-  } catch (error) {
-    if (!(error instanceof SubjectError)) throw error;
-    // the subject could not start or kept failing: a whole report all the same (score 0 for what it never
-    // answered, the cause and the end of its stderr), then exit 3
-    const cause = oneLine(error.message);
-    const label = flags.label ?? flags.subject ?? (flags.module !== undefined ? `module:${flags.module}` : positional!);
-    const stopped = { cause, ...(error.stderr ? { stderr: tailOf(error.stderr) } : {}) };
-    await emit(buildStoppedReport({ profile: flags.profile, ...scoring, filters, corpusRows, label, rows, answered, startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped, rerun }));
-    throw new SubjectError(noWorkflowCommands(cause));
+    try {
+      const resolved = await resolveSubject(positional, flags, timeoutMs, { sandbox, ...(flags.submission !== undefined ? { cwd: flags.submission } : {}) });
+      run = await runRows(resolved.subject, rows, {
+        profile: flags.profile,
+        ...scoring,
+        jobs,
+        requestTimeoutMs: resolved.guardMs,
+        progress: flags.progress ? "auto" : false,
+        onResult: (result) => answered.set(result.id, result),
+        interrupt: interrupt.signal,
+        ...(budgetMs !== undefined ? { budgetMs } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof SubjectError)) throw error;
+      if (interrupt.signal.aborted) {
+        // the signal stopped the subject while it started: nothing was answered
+        const signal = String(interrupt.signal.reason);
+        const stopped = { cause: `interrupted (${signal})`, interrupted: signal, answered: answeredCount() };
+        const report = buildStoppedReport({ profile: flags.profile, ...scoring, filters, corpusRows, label: label(), rows, answered, startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped, rerun, weighting });
+        return await reportInterrupted(report, signal, answeredCount(), rows.length, reporters, flags, points, jsonToStdout, sign);
+      }
+      // the subject could not start or kept failing: a whole report all the same (score 0 for what it never
+      // answered, the cause and the end of its stderr), then exit 3
+      const cause = oneLine(error.message);
+      const stopped = { cause, ...(error.stderr ? { stderr: tailOf(error.stderr) } : {}) };
+      await emit(buildStoppedReport({ profile: flags.profile, ...scoring, filters, corpusRows, label: label(), rows, answered, startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped, rerun, weighting }));
+      throw new SubjectError(noWorkflowCommands(cause));
+    }
+    if (run.stopped?.interrupted !== undefined) {
+      if (flags.label) run.label = flags.label;
+      const signal = run.stopped.interrupted;
+      const results = run.results;
+      const base = diagnose(results, scoring, []);
+      const report = buildReport(run, {
+        profile: flags.profile,
+        ...scoring,
+        filters,
+        corpusRows,
+        scores: score(results, scoring),
+        diagnosis: { ...base, matches: [], unexplained: failingIds(results, scoring), lines: ["no diagnosis: the run was interrupted"] },
+        diagnosed: false,
+        rows,
+        rerun,
+        weighting,
+        stopped: { ...run.stopped, answered: answeredCount() },
+      });
+      return await reportInterrupted(report, signal, answeredCount(), rows.length, reporters, flags, points, jsonToStdout, sign);
+    }
+  } finally {
+    interrupt.done();
   }
   const scores = score(run.results, scoring);
   let diagnosis: Diagnosis = diagnose(run.results, scoring, []);
@@ -231,24 +313,32 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
     diagnosis = { ...diagnosis, matches: [], unexplained: failing, lines: ["no diagnosis (--no-diagnosis)"] };
   }
   if (flags.label) run.label = flags.label;
-  const report = buildReport(run, { profile: flags.profile, ...scoring, filters, corpusRows, scores, diagnosis, diagnosed, rows, rerun, ...(run.stopped ? { stopped: run.stopped } : {}) });
+  const report = buildReport(run, { profile: flags.profile, ...scoring, filters, corpusRows, scores, diagnosis, diagnosed, rows, rerun, weighting, ...(run.stopped ? { stopped: run.stopped } : {}) });
   await emit(report);
+  // this run's report is whole: an earlier interrupted one beside it is out of date
+  if (reporters.includes("json") && !jsonToStdout) rmSync(join(flags.out, INTERRUPTED_REPORT_FILE), { force: true });
   const err = paintFor(process.stderr);
 
   let code: number = EXIT.ok;
   const total = report.summary.scores.total;
   if (minScore === undefined && total.passed < total.rows) {
     // like a test runner: without a threshold, any row that does not pass fails the run
-    process.stderr.write(`tool-conformance: ${total.rows - total.passed} of ${total.rows} rows did not pass (set --min-score to accept a lower score)\n`);
+    // rows the budget left unanswered are no lower score to accept: the advice is the budget's
+    const unrun = run.stopped ? run.results.filter((r) => r.status === "errored" && r.error?.startsWith(run.stopped!.cause)).length : 0;
+    const advice = unrun > 0 ? `${run.stopped!.cause} with ${unrun} of them unanswered: give a longer --budget, or fewer rows (--filter, --tier)` : "set --min-score to accept a lower score";
+    process.stderr.write(`tool-conformance: ${total.rows - total.passed} of ${total.rows} rows did not pass (${advice})\n`);
     code = EXIT.failed;
   }
   if (minScore !== undefined) {
-    const exact = total.rows === 0 ? 100 : (total.passed / total.rows) * 100;
+    // the headline: rows passed over rows, or the score under the grader's weighting
+    const weighted = report.summary.weighted;
+    const exact = weighted ? weighted.percent : total.rows === 0 ? 100 : (total.passed / total.rows) * 100;
+    const shown = weighted ? weighted.percent : total.percent;
     if (exact < minScore) {
-      process.stderr.write(`tool-conformance: score ${formatPercent(total.percent)} is below --min-score ${minScore}%\n`);
+      process.stderr.write(`tool-conformance: score ${formatPercent(shown)} is below --min-score ${minScore}%\n`);
       code = EXIT.failed;
     } else if (!reporters.includes("terminal") && !reporters.includes("github-actions")) {
-      process.stderr.write(`score ${formatPercent(total.percent)} (--min-score ${minScore}%: ok)\n`);
+      process.stderr.write(`score ${formatPercent(shown)} (--min-score ${minScore}%: ok)\n`);
     }
   }
   if (baseline) code = Math.max(code, checkBaseline(report, baseline, flags.baseline!, err));
@@ -273,7 +363,7 @@ export async function resolveSubject(
   const name = positional!;
   if (name === "reference") return { subject: inProcessSubject("reference"), guardMs: inProcessGuard };
   const match = /^mutant:(s\d{2,})$/.exec(name);
-  if (match) return { subject: await mutantSubject(match[1]!), guardMs: inProcessGuard };
+  if (match) return { subject: await mutantSubject(match[1]!, flags.profile ?? "ag02"), guardMs: inProcessGuard };
   throw new UsageError(`unknown subject ${JSON.stringify(name)}: use reference, mutant:sNN (e.g. mutant:s03), --subject "COMMAND" or --module PATH`);
 }
 
@@ -295,11 +385,26 @@ async function moduleSubject(path: string): Promise<Subject> {
   return inProcessSubject(`module:${relative(process.cwd(), file) || path}`, api as unknown as ReferenceApi);
 }
 
-async function mutantSubject(id: string): Promise<Subject> {
+/** A mutant that exists and belongs to `profile`, else a usage error saying which profile it belongs to. */
+function checkMutant(id: string, profile: ProfileName): void {
   try {
     const mutant = loadCatalog().find((m) => m.id === id);
     if (!mutant) throw new UsageError(`there is no mutant ${id} (known: ${loadCatalog().map((m) => m.id).join(", ")})`);
-    return await loadMutant(mutant);
+    // a mutant makes a mistake of its own profile's contract: under another, its score says nothing
+    if (!mutant.profiles.includes(profile)) {
+      throw new UsageError(`mutant:${id} belongs to the ${mutant.profiles.join(" and ")} profile${mutant.profiles.length === 1 ? "" : "s"} (its mistake is in that contract), not ${profile}: score it with --profile ${mutant.profiles[0]}`);
+    }
+  } catch (error) {
+    if (error instanceof MutantError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function mutantSubject(id: string, profile: ProfileName): Promise<Subject> {
+  checkMutant(id, profile);
+  try {
+    const mutant = loadCatalog().find((m) => m.id === id);
+    return await loadMutant(mutant!);
   } catch (error) {
     if (error instanceof MutantError) throw new UsageError(error.message);
     throw error;
@@ -311,10 +416,12 @@ async function mutantSubject(id: string): Promise<Subject> {
  * terminal summary (to stderr when stdout carries the JSON lines), the GitHub Actions annotations
  * and step summary. A file that cannot be written is a usage error (exit 2).
  */
-async function emitReports(report: Report, reporters: ReporterName[], flags: ScoreFlags, points: number | undefined, jsonToStdout: boolean, sign: SignOptions = {}): Promise<void> {
+async function emitReports(report: Report, reporters: ReporterName[], flags: ScoreFlags, points: number | undefined, jsonToStdout: boolean, sign: SignOptions = {}, quiet = false): Promise<string[]> {
   // the XML writer loads only when asked for
   const junit = reporters.includes("junit") ? (await import("../../harness/reporters/junit.js")).renderJUnit : undefined;
-  const reportFile = reporters.includes("json") && !jsonToStdout ? join(flags.out, REPORT_FILES.json) : undefined;
+  // an interrupted run's report is written beside the last whole one, never over it
+  const jsonName = report.summary.stopped?.interrupted !== undefined ? INTERRUPTED_REPORT_FILE : REPORT_FILES.json;
+  const reportFile = reporters.includes("json") && !jsonToStdout ? join(flags.out, jsonName) : undefined;
   const written: string[] = [];
   try {
     for (const reporter of reporters) {
@@ -323,20 +430,21 @@ async function emitReports(report: Report, reporters: ReporterName[], flags: Sco
         process.stdout.write(formatReport(report, sign));
         continue;
       }
-      const file = join(flags.out, REPORT_FILES[reporter]);
+      const file = join(flags.out, reporter === "json" ? jsonName : REPORT_FILES[reporter]);
       if (reporter === "json") writeReport(file, report, sign);
-      else if (reporter === "junit") writeFileAtomic(file, junit!(report));
-      else if (reporter === "markdown") writeFileAtomic(file, renderMarkdown(report, reportFile ? { reportFile } : {}));
-      else if (reporter === "html") writeFileAtomic(file, renderHtml(report, reportFile ? { reportFile } : {}));
+      // a CI runner that prints a report file (cat summary.md) must not obey a line the subject wrote
+      else if (reporter === "junit") writeFileAtomic(file, noWorkflowCommands(junit!(report)));
+      else if (reporter === "markdown") writeFileAtomic(file, noWorkflowCommands(renderMarkdown(report, reportFile ? { reportFile } : {})));
+      else if (reporter === "html") writeFileAtomic(file, noWorkflowCommands(renderHtml(report, reportFile ? { reportFile } : {})));
       else if (reporter === "gradescope") {
         writeFileAtomic(
           file,
-          formatGradescope(report, {
+          noWorkflowCommands(formatGradescope(report, {
             per: flags.gradescopePer,
             points,
             visibility: flags.gradescopeVisibility,
             stdoutVisibility: flags.gradescopeStdoutVisibility,
-          }),
+          })),
         );
       }
       written.push(file);
@@ -350,10 +458,59 @@ async function emitReports(report: Report, reporters: ReporterName[], flags: Sco
     throw new UsageError(`cannot write the reports under --out ${flags.out}: ${reason}`);
   }
   const files = written.filter((file) => !file.endsWith("($GITHUB_STEP_SUMMARY)"));
+  if (quiet) return written;
   if (reporters.includes("terminal")) (jsonToStdout ? process.stderr : process.stdout).write(renderTerminal(report, { paint: paintFor(jsonToStdout ? process.stderr : process.stdout), files }));
   if (reporters.includes("github-actions")) process.stdout.write(renderGithubActions(report));
   const err = paintFor(process.stderr);
   for (const file of written) process.stderr.write(`${err("dim", "wrote")} ${file}\n`);
+  return written;
+}
+
+/** Where an interrupted run's report.jsonl goes: beside the last whole report, which it never replaces. */
+export const INTERRUPTED_REPORT_FILE = "report.interrupted.jsonl";
+
+/** The exit code of a run ended by a signal: 128 + its number. */
+const SIGNAL_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+/**
+ * Until done() is called: the first SIGINT, SIGTERM or SIGHUP aborts `signal` (its reason the
+ * signal's name) and the run winds down; a second one a second or more later ends the process at
+ * once (the first one's echo, re-raised by a subject's own handler, is ignored).
+ */
+function onInterrupt(): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  let first = 0;
+  const handlers = Object.keys(SIGNAL_CODES).map((name) => {
+    const handler = () => {
+      if (!controller.signal.aborted) {
+        first = Date.now();
+        controller.abort(name);
+        return;
+      }
+      if (Date.now() - first < 1_000) return;
+      restoreTerminal();
+      process.stderr.write(`tool-conformance: interrupted again (${name}): no report written\n`);
+      process.exit(SIGNAL_CODES[name] ?? 130);
+    };
+    process.on(name, handler);
+    return [name, handler] as const;
+  });
+  return { signal: controller.signal, done: () => handlers.forEach(([name, handler]) => process.off(name, handler)) };
+}
+
+/** Shows the cursor again (the progress bar hides it) on a terminal. */
+function restoreTerminal(): void {
+  if (process.stderr.isTTY) process.stderr.write("\x1b[?25h");
+}
+
+/** Writes an interrupted run's reports, says so in one line, and returns the signal's exit code. */
+async function reportInterrupted(report: Report, signal: string, answered: number, total: number, reporters: ReporterName[], flags: ScoreFlags, points: number | undefined, jsonToStdout: boolean, sign: SignOptions): Promise<number> {
+  restoreTerminal();
+  const written = await emitReports(report, reporters, flags, points, jsonToStdout, sign, true);
+  const kept = reporters.includes("json") && !jsonToStdout && existsSync(join(flags.out, REPORT_FILES.json)) && verifyReportFile(join(flags.out, REPORT_FILES.json)).ok ? `; ${join(flags.out, REPORT_FILES.json)} still holds the last whole run` : "";
+  const where = written.length > 0 ? `, reports of them written (${written.join(", ")}), marked interrupted${kept}` : jsonToStdout ? ", their report on stdout, marked interrupted" : "";
+  process.stderr.write(`tool-conformance: interrupted (${signal}): ${answered} of ${total} rows answered${where}\n`);
+  return SIGNAL_CODES[signal] ?? 130;
 }
 
 /** With the report's JSON lines on stdout, nothing else may go there; with --out -, no file either. */
@@ -366,16 +523,24 @@ function checkStdoutReporters(reporters: ReporterName[], outIsStdout: boolean): 
 /** The command that scores this subject with these settings; a row's rerun command adds --filter ID. */
 function rerunCommand(positional: string | undefined, flags: ScoreFlags, tiers: Tier[]): string {
   const words = ["tool-conformance", "score"];
-  if (flags.subject !== undefined) words.push("--subject", shellQuote(flags.subject));
+  if (flags.subject !== undefined) words.push("--subject", shellQuote(withoutFolders(flags.subject)));
   else if (flags.module !== undefined) words.push("--module", shellQuote(flags.module));
   else words.push(shellQuote(positional!));
   if (flags.profile !== "ag02") words.push("--profile", flags.profile);
   if (flags.level !== "messages") words.push("--level", flags.level);
   words.push("--tier", tiers.length === TIERS.length ? "all" : tiers.join(","));
   if (flags.timeout !== undefined) words.push("--timeout", shellQuote(flags.timeout));
-  if (flags.jsts !== undefined) words.push("--jsts", shellQuote(flags.jsts));
-  if (flags.corpus !== undefined) words.push("--corpus", shellQuote(flags.corpus));
+  // no --corpus, --jsts, --fresh or --seed: a student reruns a corpus row without the grader's files or seed
   return words.join(" ");
+}
+
+/**
+ * A subject command as a student runs it from their own folder: every absolute path shown by its
+ * file name (`python3 /home/grader/kit/adapter.py /class/s01/toolreg.py` is `python3 adapter.py
+ * toolreg.py`), so a report names none of the grader's folders.
+ */
+export function withoutFolders(command: string): string {
+  return command.replace(/(^|[\s=])(['"]?)\/(?:[^\s'"]*\/)?([^\s'"/]+)\2(?=[\s;&|)]|$)/g, "$1$2$3$2");
 }
 
 /** The caps given on the command line (undefined: the defaults); each needs --sandbox bwrap. */
@@ -388,8 +553,8 @@ function sandboxLimits(flags: ScoreFlags): Partial<Limits> {
   };
   const caps: [keyof Limits, string, number | undefined][] = [
     ["memoryBytes", "--memory", size(flags.memory, "--memory")],
-    ["maxProcesses", "--max-processes", positiveInt(flags.maxProcesses, "--max-processes")],
-    ["cpuSeconds", "--cpu-seconds", positiveInt(flags.cpuSeconds, "--cpu-seconds")],
+    ["maxProcesses", "--max-processes", positiveInt(flags.maxProcesses, "--max-processes", MAX_PROCESSES)],
+    ["cpuSeconds", "--cpu-seconds", positiveInt(flags.cpuSeconds, "--cpu-seconds", MAX_CPU_SECONDS)],
     ["fileBytes", "--max-file-size", size(flags.maxFileSize, "--max-file-size")],
   ];
   const limits: Partial<Limits> = Object.fromEntries(caps.map(([cap, , value]) => [cap, value]));
@@ -398,6 +563,7 @@ function sandboxLimits(flags: ScoreFlags): Partial<Limits> {
       ...caps.filter(([, , value]) => value !== undefined).map(([, flag]) => flag),
       ...(flags.writable ? ["--writable"] : []),
       ...(flags.sandboxBind.length > 0 ? ["--sandbox-bind"] : []),
+      ...(flags.runtime.length > 0 ? ["--runtime"] : []),
     ];
     if (given.length > 0) throw new UsageError(`${given.join(", ")} ${given.length === 1 ? "applies" : "apply"} under --sandbox bwrap only (--sandbox none runs the subject as you, without caps)`);
   }
@@ -420,20 +586,55 @@ function subjectSandbox(flags: ScoreFlags, limits: Partial<Limits>, reporters: R
   const files = reporters.filter((r) => r !== "terminal" && r !== "github-actions" && !(r === "json" && jsonToStdout));
   if (files.length > 0) {
     try {
-      mkdirSync(flags.out, { recursive: true });
+      makeDirectory(flags.out);
     } catch (error) {
       throw new UsageError(`cannot write the reports under --out ${flags.out}: ${writeFailure(error)}`);
     }
   }
   const hide = [files.length > 0 ? flags.out : undefined, flags.key, flags.corpus, flags.jsts, flags.baseline].filter((path): path is string => path !== undefined);
   try {
-    const sandbox = createSandbox({ mode: "bwrap", writable: flags.writable === true, binds: flags.sandboxBind, hide, limits, ...(flags.submission !== undefined ? { submission: flags.submission } : {}) });
+    const sandbox = createSandbox({ mode: "bwrap", writable: flags.writable === true, binds: flags.sandboxBind, runtimes: flags.runtime, hide, limits, ...(flags.submission !== undefined ? { submission: flags.submission } : {}) });
     process.stderr.write(`${sandbox.summary}\n`);
     return sandbox;
   } catch (error) {
     if (error instanceof SandboxError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+/**
+ * Runs a grader's own rows against the reference, at the run's level and every tier: each row it
+ * does not pass gets one line on stderr with the reference's answer; then, unless `trust`, a usage
+ * error (exit 2) stops the run before any subject is scored on them.
+ */
+async function checkPrivateRows(rows: readonly Row[], dir: string, profile: ProfileName, level: Level, trust: boolean): Promise<void> {
+  const { rows: taken } = selectRows(rows, { profile, tiers: [...TIERS], level });
+  if (taken.length === 0) return;
+  const run = await runRows(inProcessSubject("reference"), taken, { profile, level, tiers: [...TIERS], progress: false, jobs: 1 });
+  const wrong = run.results.filter((result) => result.status !== "passed");
+  if (wrong.length === 0) return;
+  const paint = paintFor(process.stderr);
+  for (const result of wrong) {
+    const source = taken.find((row) => row.id === result.id)?.source;
+    const where = source ? ` (${source})` : "";
+    const failing = result.checks.filter((check) => !check.pass);
+    const answer =
+      failing.length > 0
+        ? failing.map((check) => `${check.what}: the row expects ${oneLine(JSON.stringify(check.expected) ?? "nothing")}, the reference answers ${oneLine(JSON.stringify(check.actual) ?? "nothing")}`).join("; ")
+        : `the reference ${result.status === "skipped" ? "skips it" : "errors"}: ${oneLine(result.error ?? "no reason given")}`;
+    process.stderr.write(noWorkflowCommands(`  ${trust ? paint("yellow", "!") : paint("red", "✗")} --corpus row ${oneLine(result.id)}${where}: the reference fails it: ${answer}`) + "\n");
+  }
+  const rowsText = `${wrong.length} of ${taken.length} --corpus row${taken.length === 1 ? "" : "s"}`;
+  if (trust) {
+    process.stderr.write(`tool-conformance: ${rowsText} the reference fails: scored as written (--trust-private)\n`);
+    return;
+  }
+  throw new UsageError(`${rowsText} under ${dir} disagree${wrong.length === 1 ? "s" : ""} with the reference (listed above): fix ${wrong.length === 1 ? "it" : "them"}, or give --trust-private if ${wrong.length === 1 ? "it encodes" : "they encode"} a choice of your own`);
+}
+
+/** The --fresh seed a grader's key stands for: HMAC-SHA256 of a fixed label, its first 31 bits. */
+export function seedFromKey(key: Uint8Array): number {
+  return createHmac("sha256", key).update("tool-conformance fresh seed").digest().readUInt32BE(0) & 0x7fffffff;
 }
 
 /** The end of a subject's stderr, for a report. */
@@ -512,12 +713,6 @@ function parseReporters(values: string[], fallback: ReporterName[]): ReporterNam
   return REPORTERS.filter((r) => values.includes(r));
 }
 
-
-function positiveNumber(value: string, flag: string): number {
-  const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a positive number`);
-  return n;
-}
 
 function percentArg(value: string): number {
   const n = Number(value.trim().replace(/%$/, ""));

@@ -1,3 +1,4 @@
+import { visible } from "../../harness/reporters/text.js";
 import { InvalidArgumentError, type Command } from "commander";
 import type { Body } from "../../harness/protocol.js";
 import { PROTOCOL_VERSION } from "../../harness/protocol.js";
@@ -9,7 +10,10 @@ import { EXIT } from "../errors.js";
 
 // `smoke --subject "COMMAND"`: the first thing an adapter author runs. In about a second it
 // checks that the adapter speaks the protocol (handshake, one compile, one validate, one
-// registry round) and says precisely what is wrong when it does not.
+// registry round) and says precisely what is wrong when it does not. Last, it probes the
+// adapter's crash handling: a compile, a validate and a call nested 100000 deep, which a naive
+// implementation crashes on. A normal answer or `threw` keeps the protocol (`threw` is a warning:
+// the implementation's own wrong answer); a process that dies or an errored reply there is a FAIL.
 
 const WEATHER = JSON.stringify({
   type: "object",
@@ -27,6 +31,13 @@ const EXAMPLES: Record<ProfileName, { schema: string; instance: string; paths: s
   lesson: { schema: LESSON_SCHEMA, instance: LESSON_EXAMPLE, paths: ["/a/b/2"], what: "the lesson's example fails at /a/b/2" },
 };
 const VALID_CALL = '{"city":"Paris","days":3}';
+/** How deep the crash probes nest: past any recursion limit (Python's is 1000; a JavaScript stack overflows well before). */
+const DEEP = 100_000;
+const DEEP_SCHEMA = `${'{"items":'.repeat(DEEP)}{}${"}".repeat(DEEP)}`;
+const DEEP_ARGUMENT = `${"[".repeat(DEEP)}${"]".repeat(DEEP)}`;
+/** What a crash probe's FAIL adds: how an adapter should answer a crash inside the implementation. */
+const THREW_HINT =
+  'a crash inside your implementation is its answer: recover (Go) or catch around the call into it and reply {"seq": N, "threw": "Type: message"} (PROTOCOL.md, threw); an errored reply or a dead process is the adapter failing';
 
 interface Options {
   subject: string;
@@ -38,13 +49,14 @@ interface Options {
 export function register(program: Command): void {
   program
     .command("smoke")
-    .description("check in a second that an adapter speaks the protocol: handshake, one compile, one validate, one registry round (exit 0 ok, 1 it answered wrongly, 3 it could not start)")
+    .description("check in a second that an adapter speaks the protocol: handshake, one compile, one validate, one registry round, then requests nested 100000 deep that a naive implementation crashes on (exit 0 ok, 1 it answered wrongly: a broken reply (FAIL) or an answer the spec does not give (warn), 3 it could not start)")
     .requiredOption("--subject <command>", 'the adapter\'s command line, run through the shell (e.g. "python3 adapter.py")')
     .addOption(profileOption("the profile to ask for: ag02 (default) or lesson (pointer is its older name)"))
     .option("--timeout <ms>", "how long to wait for each reply", milliseconds, 2000)
     .option("--start-timeout <ms>", "how long to wait for the process to start and answer the handshake", milliseconds, 10_000)
     .action(async (options: Options) => {
-      process.exitCode = await smoke(options, (line) => process.stdout.write(line + "\n"));
+      // every line may carry the subject's own text (its stderr, its errors): shown, never obeyed by the terminal
+      process.exitCode = await smoke(options, (line) => process.stdout.write(visible(line, { newlines: false }) + "\n"));
     });
 }
 
@@ -70,13 +82,14 @@ export async function smoke(options: Options, print: (line: string) => void): Pr
   let failed = false;
   let warned = false;
   /** Sends one request; prints FAIL (protocol broken) or warn lines (answer differs from the spec). Returns the reply if it kept the protocol. */
-  const step: Step = async (name, body, judge) => {
+  const step: Step = async (name, body, judge, probe) => {
     let reply: Record<string, unknown>;
     try {
       reply = await session.send(body);
     } catch (error) {
       failed = true;
-      print(`FAIL  ${name.padEnd(9)} ${error instanceof Error ? error.message : String(error)}`);
+      print(`FAIL  ${name.padEnd(9)} ${probe ? `${probe.what}: ` : ""}${error instanceof Error ? error.message : String(error)}`);
+      if (probe) print(`      ${probe.hint}`);
       const stderr = (error as { stderr?: unknown }).stderr;
       printStderr(typeof stderr === "string" ? stderr : session.stderrTail?.(), print);
       return undefined;
@@ -112,12 +125,15 @@ export async function smoke(options: Options, print: (line: string) => void): Pr
     } else {
       print('skip  validate  the subject does not announce the "validate" capability');
     }
+    let registered = false;
     if (!hasRegistry) print('skip  registry  the subject does not announce the "registry" capability');
-    else if (!failed && !lesson) await registryRound(step, ok, hello.capabilities.includes("concurrency"));
+    else if (!failed && !lesson) registered = await registryRound(step, ok, hello.capabilities.includes("concurrency"));
     if (lesson && !failed) {
       if (hello.capabilities.includes("records")) await recordsRound(step, ok);
       else print('skip  records   the subject does not announce the "records" capability (register with record fields, get, validate by name): the lesson profile\'s registry rows need it');
     }
+    // last: a probe that kills a careless adapter leaves nothing after it untested
+    if (!failed) await crashProbes(step, ok, hasValidate, registered);
   } finally {
     await session.close();
   }
@@ -127,21 +143,62 @@ export async function smoke(options: Options, print: (line: string) => void): Pr
     print(`smoke: the subject answered wrongly: see FAIL above (exit ${EXIT.failed}, ${ms} ms)`);
     return EXIT.failed;
   }
-  print(`smoke: ok: the subject speaks protocol ${PROTOCOL_VERSION}${warned ? "; its answers differ from the spec (warn above): run score" : ""} (${ms} ms)`);
+  if (warned) {
+    // it speaks the protocol, and answered wrongly all the same: 1, as the help says
+    print(`smoke: the subject speaks protocol ${PROTOCOL_VERSION} and answered wrongly: see warn above, and run score for the details (exit ${EXIT.failed}, ${ms} ms)`);
+    return EXIT.failed;
+  }
+  print(`smoke: ok: the subject speaks protocol ${PROTOCOL_VERSION} (${ms} ms)`);
   return EXIT.ok;
 }
 
-type Step = (name: string, body: Body, judge: (reply: Record<string, unknown>) => string[]) => Promise<{ reply: Record<string, unknown>; clean: boolean } | undefined>;
+/** A crash probe: what it sends, and the hint its FAIL prints. */
+interface Probe {
+  what: string;
+  hint: string;
+}
 
-/** A fresh registry, one tool registered, one valid call: the tool runs once with the exact bytes. */
-async function registryRound(step: Step, ok: (name: string, text: string) => void, concurrency: boolean): Promise<void> {
-  if (!(await step("registry", { cmd: "registry" }, () => []))) return;
+type Step = (name: string, body: Body, judge: (reply: Record<string, unknown>) => string[], probe?: Probe) => Promise<{ reply: Record<string, unknown>; clean: boolean } | undefined>;
+
+/**
+ * Requests nested 100000 deep, which a naive implementation crashes on (Python's json.loads raises
+ * RecursionError, a recursive JavaScript validator overflows its stack). Any answer keeps the
+ * protocol: a normal one is ok, `threw` a warning (the implementation's wrong answer, its row
+ * fails). A dead process or an errored reply is a FAIL: the adapter does not catch around the call.
+ */
+async function crashProbes(step: Step, ok: (name: string, text: string) => void, validate: boolean, registered: boolean): Promise<void> {
+  const probe = (what: string): Probe => ({ what, hint: THREW_HINT });
+  const crash = (what: string, reply: Record<string, unknown>) =>
+    typeof reply.threw === "string" ? [`${what}: the implementation threw ${JSON.stringify(reply.threw.slice(0, 200))}: a wrong answer (its row fails), correctly reported`] : [];
+  const answered = (name: string, what: string, done: { clean: boolean } | undefined, how: string) => {
+    if (done?.clean) ok(name, `${what}: ${how}, no crash`);
+  };
+  if (validate) {
+    const schema = `a schema nested ${DEEP} deep`;
+    const compiled = await step("compile", { cmd: "compile", schema: DEEP_SCHEMA }, (reply) => crash(schema, reply), probe(schema));
+    answered("compile", schema, compiled, compiled?.reply.ok === true ? "accepted" : "refused");
+    if (!compiled) return;
+    const argument = `an argument nested ${DEEP} deep`;
+    const validated = await step("validate", { cmd: "validate", schema: '{"type":"object"}', instance: DEEP_ARGUMENT }, (reply) => crash(argument, reply), probe(argument));
+    answered("validate", argument, validated, "answered");
+    if (!validated) return;
+  }
+  if (registered) {
+    const call = `a call whose arguments nest ${DEEP} deep`;
+    const called = await step("call", { cmd: "call", call: { id: "call_deep", name: "get_weather", arguments: DEEP_ARGUMENT } }, (reply) => crash(call, reply), probe(call));
+    answered("call", call, called, "answered with a Result");
+  }
+}
+
+/** A fresh registry, one tool registered, one valid call: the tool runs once with the exact bytes. Resolves to whether the tool was registered. */
+async function registryRound(step: Step, ok: (name: string, text: string) => void, concurrency: boolean): Promise<boolean> {
+  if (!(await step("registry", { cmd: "registry" }, () => []))) return false;
   const registered = await step(
     "register",
     { cmd: "register", tool: { name: "get_weather", description: "Get the weather forecast for a city", parameters: WEATHER, behavior: { kind: "echo" } } },
     (reply) => (reply.ok === true ? [] : [`the seed's get_weather tool was refused: ${String(reply.error)}`]),
   );
-  if (!registered) return;
+  if (!registered) return false;
   const called = await step("call", { cmd: "call", call: { id: "call_1", name: "get_weather", arguments: VALID_CALL } }, (reply) => {
     if (typeof reply.threw === "string") return [`Call itself panicked or threw (it must return a Result): ${reply.threw}`];
     const result = reply.result as { isError: boolean; content: string; callId: string };
@@ -154,7 +211,7 @@ async function registryRound(step: Step, ok: (name: string, text: string) => voi
     return notes;
   });
   if (called?.clean) ok("registry", "registry, register, call: the tool ran once with the exact argument bytes");
-  if (!concurrency) return;
+  if (!concurrency) return registered.reply.ok === true;
   const calls = ["{\"city\":\"Oslo\"}", "{\"city\":\"Lima\"}", "{\"city\":\"Pune\"}"];
   const batch = await step("parallel", { cmd: "concurrently", requests: calls.map((args, i) => ({ cmd: "call" as const, call: { id: `call_c${i}`, name: "get_weather", arguments: args } })) }, (reply) => {
     const replies = reply.replies as Record<string, unknown>[];
@@ -163,6 +220,7 @@ async function registryRound(step: Step, ok: (name: string, text: string) => voi
     return sameList(runs, calls.slice().sort()) ? [] : [`three calls at once should run the tool once each; runs reports ${JSON.stringify(runs)}`];
   });
   if (batch?.clean) ok("parallel", "three calls at once: each ran once with its own arguments");
+  return batch !== undefined && registered.reply.ok === true;
 }
 
 /** The lesson's registry: a record registered with its fields, read back with get, validate by name. */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Option, type Command } from "commander";
 import { compile, SchemaError } from "../../schema/compile.js";
-import { EXIT } from "../errors.js";
+import { EXIT, UsageError } from "../errors.js";
 
 /** `validate SCHEMA_FILE INSTANCE_FILE`: the reference's verdict on one argument text. */
 export function register(program: Command): void {
@@ -12,8 +12,8 @@ export function register(program: Command): void {
     .argument("<instance-file>", "the argument text (use - for standard input)")
     .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text"))
     .action((schemaFile: string, instanceFile: string, options: { format: "text" | "json" }) => {
-      const schemaText = readFileSync(schemaFile, "utf8");
-      const instance = readFileSync(instanceFile === "-" ? 0 : instanceFile, "utf8");
+      const schemaText = readText(schemaFile, "the schema file");
+      const instance = readText(instanceFile, "the argument file");
       let schema;
       try {
         schema = compile(schemaText);
@@ -36,4 +36,15 @@ export function register(program: Command): void {
 
 function print(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + "\n");
+}
+
+/** A file's text (- is standard input); one that cannot be read is a usage error naming it (exit 2). */
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path === "-" ? 0 : path, "utf8");
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a folder, not a file" : code === "EACCES" || code === "EPERM" ? "permission denied" : (code ?? String(error));
+    throw new UsageError(`${path === "-" ? "standard input" : path}: cannot read ${what}: ${why}`);
+  }
 }

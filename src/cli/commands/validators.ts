@@ -135,7 +135,7 @@ function disagreementLines(rule: RuleDisagreement, columns: Map<string, string>,
   });
 }
 
-function textOf(comparison: Comparison, ms: number, jstsLine?: string): string {
+export function textOf(comparison: Comparison, ms: number, jstsLine?: string): string {
   const columns = columnsOf(comparison);
   const lines = tableOf(comparison);
   const header = ["section", "tier", "rows", ...columns];
@@ -147,15 +147,18 @@ function textOf(comparison: Comparison, ms: number, jstsLine?: string): string {
   out.push("", "Rows agreed, verdict level (valid or not; accepted or refused):", ...pad([header, ...tableRows(comparison, lines, "verdict")]));
   out.push("", "Rows agreed, paths level (the ordered error paths; – where the library's locations are lossy):", ...pad([header, ...tableRows(comparison, lines, "paths")]));
   const names = new Map(comparison.libraries.map((library, i) => [library.name, columns[i]!]));
-  out.push("", "Disagreements by rule (one example each):");
-  for (const rule of disagreementsOf(comparison)) {
+  const rules = disagreementsOf(comparison);
+  // no heading over nothing: say why there is nothing under it
+  if (rules.length === 0) out.push("", `Disagreements by rule: none${noneWhy(comparison)}`);
+  else out.push("", "Disagreements by rule (one example each):");
+  for (const rule of rules) {
     out.push(`  ${rule.rule} (${rule.rows} row${rule.rows === 1 ? "" : "s"})`);
     for (const line of disagreementLines(rule, names, (s) => s)) out.push(`    ${line}`);
   }
   return out.join("\n") + "\n";
 }
 
-function markdownOf(comparison: Comparison, jstsLine?: string): string {
+export function markdownOf(comparison: Comparison, jstsLine?: string): string {
   const columns = columnsOf(comparison);
   const lines = tableOf(comparison);
   const header = ["section", "tier", "rows", ...columns];
@@ -199,12 +202,20 @@ function markdownOf(comparison: Comparison, jstsLine?: string): string {
       "",
     );
   }
-  out.push("## Disagreements by rule", "", "Each rule with the libraries that disagree on at least one of its rows, at the verdict level or (verdict right) at the paths level, with one example.", "");
-  for (const rule of disagreementsOf(comparison)) {
+  const rules = disagreementsOf(comparison);
+  if (rules.length === 0) out.push("## Disagreements by rule", "", `None${noneWhy(comparison)}.`);
+  else out.push("## Disagreements by rule", "", "Each rule with the libraries that disagree on at least one of its rows, at the verdict level or (verdict right) at the paths level, with one example.", "");
+  for (const rule of rules) {
     out.push(`- **${rule.rule}** (${rule.rows} row${rule.rows === 1 ? "" : "s"})`);
     for (const line of disagreementLines(rule, names, (s) => `\`${s}\``)) out.push(`  - ${line.replaceAll("|", "\\|")}`);
   }
   return out.join("\n") + "\n";
+}
+
+/** Why no disagreement is listed: no library to compare, or every one installed agrees. */
+function noneWhy(comparison: Comparison): string {
+  const installed = comparison.libraries.filter((library) => !library.missing).length;
+  return installed === 0 ? ": no library is installed to compare (see the install line above)" : ": every installed library agrees with every row";
 }
 
 function pad(table: string[][]): string[] {

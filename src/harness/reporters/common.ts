@@ -2,6 +2,7 @@ import { isActive, tiersOfRow, type ScoreOptions } from "../outcome.js";
 import type { Report, ReportRow } from "../report.js";
 import { PARTS, SECTIONS, TIERS, type Part, type Section, type Tier } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
+import { describeWeighting } from "../weighting.js";
 import { clipText, oneLine, visible } from "./text.js";
 
 // What every reporter shows the same way: failing rows with expected against actual,
@@ -106,6 +107,40 @@ export function reasonOf(row: ReportRow, options: ScoreOptions): string {
   const first = differences(row, options)[0];
   if (!first) return "failed";
   return `${first.what}: expected ${clip(first.expectedInline, 100)}; actual ${clip(first.actualInline, 100)}`;
+}
+
+/**
+ * A row's reason as a sentence naming what differs: `outcome: consistent is false where true is
+ * expected; prefixed is missing`, rather than two values to compare by eye (the HTML's summary line).
+ */
+export function reasonInWords(row: ReportRow, options: ScoreOptions): string {
+  if (row.status !== "failed") return reasonOf(row, options);
+  const check = row.checks.find((c) => isActive(c, options) && !c.pass && !/^step \d+/.test(c.what)) ?? row.checks.find((c) => isActive(c, options) && !c.pass);
+  if (!check) return "failed";
+  return `${oneLine(check.what)}: ${differenceInWords(check.expected, check.actual)}`;
+}
+
+/** What differs between two values, in words, each value shown short. */
+export function differenceInWords(expected: unknown, actual: unknown): string {
+  const plain = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  const short = (v: unknown) => clip(showInline(v), 60);
+  if (plain(expected) && plain(actual)) {
+    const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].filter((key) => JSON.stringify(expected[key]) !== JSON.stringify(actual[key]));
+    if (keys.length === 0) return "the same fields, in another form";
+    const words = keys.slice(0, 3).map((key) => {
+      if (!(key in actual)) return `${key} is missing (${short(expected[key])} expected)`;
+      if (!(key in expected)) return `${key} is ${short(actual[key])}, not expected at all`;
+      return `${key} is ${short(actual[key])} where ${short(expected[key])} is expected`;
+    });
+    return words.join("; ") + (keys.length > 3 ? `; and ${keys.length - 3} more field${keys.length - 3 === 1 ? "" : "s"}` : "");
+  }
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    if (expected.length !== actual.length) return `${actual.length} item${actual.length === 1 ? "" : "s"} where ${expected.length} ${expected.length === 1 ? "is" : "are"} expected (${short(actual)} against ${short(expected)})`;
+    const i = expected.findIndex((item, index) => JSON.stringify(item) !== JSON.stringify(actual[index]));
+    return `item ${i + 1} is ${short(actual[i])} where ${short(expected[i])} is expected`;
+  }
+  if (plain(expected)) return `answered ${short(actual)} where an object with ${Object.keys(expected).join(", ") || "no field"} is expected`;
+  return `answered ${short(actual)} where ${short(expected)} is expected`;
 }
 
 /** A labelled text of a row's reproduction: `why`, `schema`, `arguments`, `steps`, `rerun`. */
@@ -215,4 +250,39 @@ export function countsLine(tally: Tally): string {
   if (tally.errored) parts.push(`${tally.errored} errored`);
   if (tally.skipped) parts.push(`${tally.skipped} not answerable`);
   return parts.join(", ");
+}
+
+/**
+ * The run's headline percent: under the header's scoring (score --scoring, --weights), its weighted
+ * score; otherwise rows passed over rows. Every reporter shows this one number as the score.
+ */
+export function headline(report: Report): number {
+  return report.summary.weighted?.percent ?? report.summary.scores.total.percent;
+}
+
+/** "98.38%", as headline. */
+export function headlineText(report: Report): string {
+  return formatPercent(headline(report));
+}
+
+/** A test's points for people: "12.5/25". */
+export function points(cents: number): string {
+  return String(cents / 100);
+}
+
+/**
+ * The lines saying how the headline was scored, when not rows passed over rows: the scheme, each
+ * test's points, and the rows' own score beside it. Empty for a plain run.
+ */
+export function weightingLines(report: Report): string[] {
+  const scoring = report.header.scoring;
+  const weighted = report.summary.weighted;
+  if (!scoring || !weighted) return [];
+  const t = report.summary.scores.total;
+  const tests = weighted.parts.map((p) => `${p.name === "generated" ? "generated cases" : p.name} ${points(p.earned)}/${points(p.max)}${p.name === "generated" ? ` (${fraction({ ...t, passed: p.passed, rows: p.rows })} rows)` : p.whole ? " ✓" : " ✗"}`);
+  return [
+    `scored by ${describeWeighting(scoring)}`,
+    `points: ${tests.join(" · ")}`,
+    `tests passed whole: ${weighted.testsPassed} of ${weighted.tests} · rows passed: ${formatPercent(t.percent)} (${fraction(t)})`,
+  ];
 }

@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import type { Report, ReportRow } from "../report.js";
 import { formatPercent } from "../scoring.js";
-import { countsLine, differences, failingRows, optionsOf, reasonOf, reproLines, sectionsOf, stoppedBeforeAnswers, stoppedText, subjectLine } from "./common.js";
+import { countsLine, differences, failingRows, headlineText, optionsOf, reasonOf, reproLines, sectionsOf, stoppedBeforeAnswers, stoppedText, subjectLine } from "./common.js";
 import { renderMarkdown, type MarkdownOptions } from "./markdown.js";
 import { clipText, oneLine } from "./text.js";
 
@@ -58,7 +58,8 @@ export function renderGithubActions(report: Report, options: GithubActionsOption
     }
   }
   const t = report.summary.scores.total;
-  lines.push(command("notice", `tool-conformance: ${formatPercent(t.percent)}`, `${subjectLine(report)}: ${formatPercent(t.percent)} (${countsLine(t)} of ${t.rows} rows, level ${report.header.level}, tiers ${report.header.tiers.join("+")})`));
+  const scoring = report.header.scoring && report.summary.weighted ? `; scored by ${report.header.scoring.name}: ${report.summary.weighted.testsPassed} of ${report.summary.weighted.tests} tests passed whole, rows ${formatPercent(t.percent)}` : "";
+  lines.push(command("notice", `tool-conformance: ${headlineText(report)}`, `${subjectLine(report)}: ${headlineText(report)} (${countsLine(t)} of ${t.rows} rows, level ${report.header.level}, tiers ${report.header.tiers.join("+")}${scoring})`));
   return lines.join("\n") + "\n";
 }
 

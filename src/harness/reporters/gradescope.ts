@@ -1,7 +1,6 @@
 import type { Report, ReportRow } from "../report.js";
-import { SECTIONS } from "../rows.js";
-import { formatPercent } from "../scoring.js";
-import { countedRows, countsLine, differences, failingRows, fraction, optionsOf, partsLine, partsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine } from "./common.js";
+import { countedRows, countsLine, differences, failingRows, fraction, headlineText, optionsOf, partsLine, partsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, weightingLines } from "./common.js";
+import { isPlainRows, rowsWeighting, weightedParts, type WeightedTest } from "../weighting.js";
 import { clipText, oneLine, visible } from "./text.js";
 
 // Gradescope's autograder results.json (https://gradescope-autograders.readthedocs.io/en/latest/specs/;
@@ -73,9 +72,30 @@ export function renderGradescope(report: Report, options: GradescopeOptions = {}
 
   const counted = countedRows(report);
   const groups: Group[] = [];
+  let earned: number[];
+  let lost: number[];
+  let totalCents = scoreCents;
   if ((options.per ?? "section") === "section") {
-    sectionsOf(report).forEach((section, i) => groups.push({ name: section, number: String(i + 1), rows: counted.filter((row) => row.section === section), tags: [section] }));
+    // one test per section, its points fixed by the weighting and the rows counted (the same for
+    // every student), generated cases a test of their own when the run has any
+    const scoring = report.header.scoring ?? rowsWeighting();
+    const { parts, fraction: exact } = weightedParts(report.rows, opts, scoring, cents);
+    const fresh = counted.filter((row) => row.part === "fresh");
+    parts.forEach((part, i) =>
+      groups.push(
+        part.name === "generated"
+          ? { name: "generated cases", number: String(i + 1), rows: fresh, tags: ["generated"] }
+          : { name: part.name, number: String(i + 1), rows: counted.filter((row) => row.section === part.name && row.part !== "fresh"), tags: [part.name] },
+      ),
+    );
+    // rows passed over rows keeps its exact percent: the points of the tests partly passed absorb the rounding
+    const target = isPlainRows(scoring) ? (report.header.scoring ? Math.floor(exact * cents + 1e-7) : scoreCents) : parts.reduce((a, p) => a + p.earned, 0);
+    const got = settle(parts, target);
+    earned = got;
+    lost = parts.map((p, i) => p.max - got[i]!);
+    totalCents = got.reduce((a, b) => a + b, 0);
   } else {
+    // one test per row (rows passed over rows only): each passed row gets its share of the score
     const numbers = new Map<string, number>();
     const sections = sectionsOf(report);
     for (const row of counted) {
@@ -83,11 +103,11 @@ export function renderGradescope(report: Report, options: GradescopeOptions = {}
       numbers.set(row.section, n);
       groups.push({ name: `${row.section}: ${oneLine(row.id)}`, number: `${sections.indexOf(row.section) + 1}.${n}`, rows: [row], tags: [row.section, row.tier, ...row.pitfalls] });
     }
+    const passed = groups.map((g) => g.rows.filter((row) => row.status === "passed").length);
+    const notPassed = groups.map((g, i) => g.rows.length - passed[i]!);
+    earned = apportion(scoreCents, passed);
+    lost = apportion(cents - scoreCents, notPassed);
   }
-  const passed = groups.map((g) => g.rows.filter((row) => row.status === "passed").length);
-  const notPassed = groups.map((g, i) => g.rows.length - passed[i]!);
-  const earned = apportion(scoreCents, passed);
-  const lost = apportion(cents - scoreCents, notPassed);
 
   const tests = groups.map((group, i): GradescopeTest => {
     const failing = group.rows.filter((row) => row.status !== "passed");
@@ -95,7 +115,8 @@ export function renderGradescope(report: Report, options: GradescopeOptions = {}
     if (stoppedBeforeAnswers(report)) output = "not run: the submission stopped before it answered (the reason is at the top of this page)";
     else if (options.per === "row") output = failing.length === 0 ? "passed" : detailOf(report, failing[0]!, opts);
     else {
-      const tally = report.summary.scores.sections[group.name as (typeof SECTIONS)[number]]!.total;
+      const count = (status: string) => group.rows.filter((row) => row.status === status).length;
+      const tally = { rows: group.rows.length, passed: count("passed"), failed: count("failed"), errored: count("errored"), skipped: count("skipped"), percent: 0 };
       const listed = failing.slice(0, maxListed).map((row) => `✗ ${oneLine(row.id)}\n${detailOf(report, row, opts)}`);
       if (failing.length > maxListed) listed.push(`… and ${failing.length - maxListed} more`);
       output = [`${fraction(tally)} rows passed (${countsLine(tally)})`, ...listed].join("\n\n");
@@ -116,12 +137,13 @@ export function renderGradescope(report: Report, options: GradescopeOptions = {}
   const stopped = stoppedText(report);
   const diagnosis = report.diagnosis.lines.length > 0 ? report.diagnosis.lines.map(oneLine) : ["no diagnosis"];
   return {
-    score: scoreCents / 100,
+    score: totalCents / 100,
     execution_time: Math.round(report.summary.ms / 10) / 100,
     output: [
-      `${subjectLine(report)}: ${formatPercent(t.percent)}, ${fraction(t)} rows passed (${countsLine(t)})`,
+      `${subjectLine(report)}: ${headlineText(report)}, ${fraction(t)} rows passed (${countsLine(t)})`,
       settingsLine(report),
       ...(partsLine(report) ? [partsLine(report)!] : []),
+      ...weightingLines(report),
       ...(stopped
         ? ["", `The run stopped: ${stopped.cause}`, ...(stopped.stderr ? ["", "The end of the submission's stderr:", stopped.stderr] : []), "", "Every row it did not answer counts as errored."]
         : []),
@@ -139,7 +161,8 @@ export function renderGradescope(report: Report, options: GradescopeOptions = {}
       profile: report.header.profile,
       level: report.header.level,
       tiers: report.header.tiers,
-      percent: t.percent,
+      percent: report.summary.weighted?.percent ?? t.percent,
+      ...(report.summary.weighted ? { rowsPercent: t.percent, scoring: report.header.scoring?.name } : {}),
       ...(partsOf(report).length > 0 ? { parts: Object.fromEntries(partsOf(report).map((part) => [part, report.summary.scores.byPart[part]!.percent])) } : {}),
       diagnosis: report.diagnosis.matches.map((m) => m.id),
       ...(report.summary.stopped ? { stopped: true } : {}),
@@ -168,6 +191,35 @@ export function apportion(total: number, weights: readonly number[]): number[] {
     left--;
   }
   return parts;
+}
+
+/**
+ * Each test's points earned, adding up to `target` when the tests partly passed can absorb the
+ * rounding (a test passed whole keeps its points, one with no row passed keeps 0, a partly passed
+ * one stays below its points); else as near as they allow.
+ */
+function settle(parts: readonly WeightedTest[], target: number): number[] {
+  const exact = parts.map((p) => (p.rows === 0 ? 0 : (p.max * p.passed) / p.rows));
+  const got = parts.map((p) => p.earned);
+  let diff = target - got.reduce((a, b) => a + b, 0);
+  const partial = parts.map((p, i) => ({ i, rest: exact[i]! - got[i]! })).filter(({ i }) => !parts[i]!.whole && parts[i]!.max > 0);
+  const up = [...partial].sort((a, b) => b.rest - a.rest || a.i - b.i);
+  while (diff > 0) {
+    const next = up.find(({ i }) => got[i]! < parts[i]!.max - 1);
+    if (!next) break;
+    got[next.i]!++;
+    diff--;
+    up.push(up.splice(up.indexOf(next), 1)[0]!);
+  }
+  const down = [...partial].sort((a, b) => a.rest - b.rest || a.i - b.i);
+  while (diff < 0) {
+    const next = down.find(({ i }) => got[i]! > 0);
+    if (!next) break;
+    got[next.i]!--;
+    diff++;
+    down.push(down.splice(down.indexOf(next), 1)[0]!);
+  }
+  return got;
 }
 
 /** A failing row for a student: why, what it sends, expected against actual, and how to rerun it. */

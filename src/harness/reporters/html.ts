@@ -2,7 +2,8 @@ import { pitfallLabel } from "../diagnosis.js";
 import type { Report, ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
-import { countedRows, countsLine, differences, optionsOf, partsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
+import { countedRows, countsLine, differences, headline, optionsOf, partsOf, points, reasonInWords, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
+import { describeWeighting } from "../weighting.js";
 import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
 
 // One self-contained HTML file: no external asset, no network. The diagnosis on top, the scores
@@ -17,9 +18,12 @@ import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
 /** Score colour thresholds, as Stryker's: at or above `high` is good, at or above `low` a warning, below it bad; 100% alone is "all passed". */
 export const THRESHOLDS = { high: 80, low: 60 } as const;
 
-/** The colour band of a score: "all" (100%), "high", "mid" or "low". */
-export function band(percent: number): "all" | "high" | "mid" | "low" {
-  if (percent >= 100) return "all";
+/**
+ * The colour band of a score: "all" only when no row failed (`notPassed` 0: a percent rounded up
+ * to 100 with rows failing is "high"), then "high", "mid" or "low" by percent.
+ */
+export function band(percent: number, notPassed = 0): "all" | "high" | "mid" | "low" {
+  if (percent >= 100 && notPassed === 0) return "all";
   if (percent >= THRESHOLDS.high) return "high";
   if (percent >= THRESHOLDS.low) return "mid";
   return "low";
@@ -42,7 +46,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   const scores = report.summary.scores;
   const t = scores.total;
   const tiers = tiersOf(report);
-  const klass = (tally: Tally) => `band-${band(tally.percent)}`;
+  const klass = (tally: Tally) => `band-${band(tally.percent, tally.rows - tally.passed)}`;
   const cell = (tally: Tally | undefined) => (tally ? `<td class="${klass(tally)}">${tally.passed}/${tally.rows}</td>` : `<td class="none">·</td>`);
   const rows = countedRows(report);
   const anchor = new Map(rows.map((row, i) => [row, `row-${i + 1}`]));
@@ -83,7 +87,15 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
           `</tbody></table>`,
         ]
       : []),
-    `<p class="muted bands">score colours: <span class="band-all">100%</span> · <span class="band-high">${THRESHOLDS.high}% or more</span> · <span class="band-mid">${THRESHOLDS.low}% or more</span> · <span class="band-low">below ${THRESHOLDS.low}%</span></p>`,
+    ...(report.summary.weighted && report.header.scoring
+      ? [
+          `<p class="weighting"><strong>Score ${formatPercent(report.summary.weighted.percent)}</strong>, ${escapeHtml(describeWeighting(report.header.scoring))}; rows passed: ${formatPercent(t.percent)}.</p>`,
+          `<table class="points"><thead><tr><th>test</th><th>weight</th><th>rows passed</th><th>points</th></tr></thead><tbody>`,
+          ...report.summary.weighted.parts.map((p) => `<tr><th>${p.name === "generated" ? "generated cases" : `<a href="#${p.name}">${p.name}</a>`}</th><td>${p.weight}</td><td>${p.passed}/${p.rows}</td><td class="${p.name === "generated" ? "none" : p.whole ? "band-all" : "band-low"}">${points(p.earned)} / ${points(p.max)}</td></tr>`),
+          `</tbody></table>`,
+        ]
+      : []),
+    `<p class="muted bands">score colours: <span class="band-all">every row passed</span> · <span class="band-high">${THRESHOLDS.high}% or more, rows failing</span> · <span class="band-mid">${THRESHOLDS.low}% or more</span> · <span class="band-low">below ${THRESHOLDS.low}%</span></p>`,
   ].join("");
 
   // the details of the rows not passed, in corpus order, while the page stays under its cap
@@ -127,12 +139,12 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(`tool-conformance: ${oneLine(report.header.subject.label)}: ${formatPercent(t.percent)}`)}</title>
+<title>${escapeHtml(`tool-conformance: ${oneLine(report.header.subject.label)}: ${formatPercent(headline(report))}`)}</title>
 <style>${CSS}</style>
 </head>
 <body>
 <header>
-<h1>tool-conformance <span class="subject">${escapeHtml(subjectLine(report))}</span> <span class="score ${klass(t)}">${formatPercent(t.percent)}</span></h1>
+<h1>tool-conformance <span class="subject">${escapeHtml(subjectLine(report))}</span> <span class="score band-${band(headline(report), t.rows - t.passed)}">${formatPercent(headline(report))}</span></h1>
 <p class="muted">${escapeHtml(settingsLine(report))} · ${escapeHtml(countsLine(t))} · ${escapeHtml(oneLine(report.header.startedAt))} · tool ${escapeHtml(oneLine(report.header.tool.version))}</p>
 </header>
 ${stoppedBox}
@@ -153,7 +165,7 @@ function detailsOf(report: Report, row: ReportRow, id: string, maxText: number):
   const parts: string[] = [];
   const options = optionsOf(report);
   parts.push(
-    `<details id="${id}" class="row ${row.status}"><summary><code>${escapeHtml(oneLine(row.id))}</code> <span class="st ${row.status}">${row.status === "skipped" ? "not answerable" : row.status}</span> <span class="muted">${escapeHtml(clipText(reasonOf(row, options), 200))}</span></summary>`,
+    `<details id="${id}" class="row ${row.status}"><summary><code>${escapeHtml(oneLine(row.id))}</code> <span class="st ${row.status}">${row.status === "skipped" ? "not answerable" : row.status}</span> <span class="muted">${escapeHtml(clipText(reasonInWords(row, options), 200))}</span></summary>`,
   );
   parts.push(`<p class="muted">tier ${row.tier} · rule ${escapeHtml(oneLine(row.rule))}${row.pitfalls.length ? ` · guards ${escapeHtml(row.pitfalls.join(", "))}` : ""} · ${row.ms} ms</p>`);
   const repro = reproLines(row, maxText);
@@ -183,8 +195,8 @@ export function escapeHtml(text: string): string {
 }
 
 const CSS = `
-:root{--ok:#1a7f37;--high:#4d7c0f;--mid:#9a6700;--bad:#cf222e;--err:#8250df;--skip:#8c959f;--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--panel:#f6f8fa}
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#8d96a0;--line:#30363d;--panel:#161b22;--ok:#3fb950;--high:#a3c93a;--bad:#f85149;--err:#a371f7;--mid:#d29922}}
+:root{--ok:#1a7f37;--high:#9a6700;--mid:#bc4c00;--bad:#cf222e;--err:#8250df;--skip:#8c959f;--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--panel:#f6f8fa}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#8d96a0;--line:#30363d;--panel:#161b22;--ok:#3fb950;--high:#d29922;--bad:#f85149;--err:#a371f7;--mid:#db6d28}}
 *{box-sizing:border-box}body{margin:0;padding:1.5rem;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;background:var(--bg);color:var(--fg);max-width:1200px}
 h1{font-size:1.4rem;margin:0 0 .25rem}h2{font-size:1.05rem;margin:1.2rem 0 .5rem}h4{margin:.6rem 0 .2rem;font-size:.9rem}.subject{font-weight:400}
 .score{float:right;font-size:1.6rem}.band-all{color:var(--ok)}.band-high{color:var(--high)}.band-mid{color:var(--mid)}.band-low{color:var(--bad)}.none,.muted{color:var(--muted)}.warn{color:var(--mid)}

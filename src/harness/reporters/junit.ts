@@ -1,7 +1,8 @@
 import xmlbuilder from "xmlbuilder";
 import type { Report, ReportRow } from "../report.js";
 import { formatPercent } from "../scoring.js";
-import { countedRows, differences, fraction, optionsOf, partsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedText, subjectLine } from "./common.js";
+import { countedRows, differences, fraction, headlineText, optionsOf, partsOf, points, reasonOf, reproLines, sectionsOf, settingsLine, stoppedText, subjectLine } from "./common.js";
+import { describeWeighting } from "../weighting.js";
 import { clipText, oneLine, visible } from "./text.js";
 
 // JUnit XML in the dialect of the strict Jenkins xUnit schema (junit-10.xsd; a copy is in
@@ -51,6 +52,14 @@ export function renderJUnit(report: Report): string {
       ["score", `${formatPercent(tally.percent)} (${tally.passed} of ${tally.rows} rows)`],
       // the run's score per part (the corpus, a grader's private rows, generated ones), when there is more than the corpus
       ...partsOf(report).map((part) => [`part ${part}`, `${formatPercent(report.summary.scores.byPart[part]!.percent)} (${fraction(report.summary.scores.byPart[part]!)} rows)`] as const),
+      // under a weighting: the run's headline, how it was scored, and this test's points
+      ...(report.summary.weighted && report.header.scoring
+        ? ([
+            ["run score", headlineText(report)],
+            ["scoring", describeWeighting(report.header.scoring)],
+            ...report.summary.weighted.parts.filter((p) => p.name === section).map((p) => ["points", `${points(p.earned)} of ${points(p.max)}${p.whole ? " (passed whole)" : ""}`] as const),
+          ] as const)
+        : []),
     ] as const) {
       properties.ele("property", { name, value: oneLine(value) });
     }

@@ -2,7 +2,8 @@ import { pitfallLabel } from "../diagnosis.js";
 import type { Report, ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
-import { countsLine, differences, failingRows, optionsOf, partsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
+import { countsLine, differences, failingRows, headlineText, optionsOf, partsOf, points, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
+import { describeWeighting } from "../weighting.js";
 import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
 
 // Markdown fit for a CI job summary ($GITHUB_STEP_SUMMARY, GitLab, a PR comment): the headline,
@@ -36,7 +37,9 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const cell = (tally: Tally | undefined) => (tally ? `${tally.passed}/${tally.rows}` : "·");
   const out: string[] = [];
 
-  out.push(`## ${icon(t)} tool-conformance: ${inline(subjectLine(report))}: ${formatPercent(t.percent)}`);
+  const weighted = report.summary.weighted;
+  const headIcon = weighted ? (weighted.percent >= 100 ? "✅" : weighted.percent <= 0 ? "❌" : "⚠️") : icon(t);
+  out.push(`## ${headIcon} tool-conformance: ${inline(subjectLine(report))}: ${headlineText(report)}`);
   out.push("");
   out.push(`${inline(settingsLine(report))}. ${countsLine(t)}.`);
   out.push("");
@@ -64,6 +67,15 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     out.push(`| --- | ${parts.map(() => "---:").join(" | ")} |`);
     out.push(`| rows | ${parts.map((part) => cell(scores.byPart[part])).join(" | ")} |`);
     out.push(`| score | ${parts.map((part) => formatPercent(scores.byPart[part]!.percent)).join(" | ")} |`);
+    out.push("");
+  }
+  if (weighted && report.header.scoring) {
+    out.push(`**Score ${headlineText(report)}**, ${inline(describeWeighting(report.header.scoring))}; rows passed: ${formatPercent(t.percent)}.`);
+    out.push("");
+    out.push("| test | weight | rows passed | points |");
+    out.push("| --- | ---: | ---: | ---: |");
+    for (const p of weighted.parts) out.push(`| ${p.name === "generated" ? "generated cases" : `${p.whole ? "✅" : "❌"} ${p.name}`} | ${p.weight} | ${p.passed}/${p.rows} | ${points(p.earned)} / ${points(p.max)} |`);
+    out.push(`| **total** | | | **${points(weighted.parts.reduce((a, p) => a + p.earned, 0))} / ${points(weighted.parts.reduce((a, p) => a + p.max, 0))}** |`);
     out.push("");
   }
 

@@ -2,7 +2,7 @@ import { styleText } from "node:util";
 import type { Report, ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
-import { countsLine, differences, failingRows, optionsOf, partsLine, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
+import { countsLine, differences, failingRows, headline, optionsOf, partsLine, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, weightingLines } from "./common.js";
 import { clipText, noWorkflowCommands, oneLine, visible } from "./text.js";
 
 // The terminal summary: the score per section and tier, per level, the failing rows with what
@@ -68,6 +68,7 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
   out.push(paint("dim", `  by level: ${LEVELS.map((level) => `${level} ${formatPercent(scores.byLevel[level].percent)}`).join(" · ")}`));
   const parts = partsLine(report);
   if (parts) out.push(`  ${parts}`);
+  for (const line of weightingLines(report)) out.push(`  ${line}`);
   out.push("");
 
   const failing = failingRows(report);
@@ -87,8 +88,11 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
   out.push(...renderDiagnosis(report, paint));
   out.push("");
   const t = scores.total;
+  const weighted = report.summary.weighted;
+  const color = weighted ? (weighted.percent >= 100 ? "green" : weighted.percent <= 0 ? "red" : "yellow") : colorOf(t);
+  const how = weighted && report.header.scoring ? `; ${report.header.scoring.name === "rows" ? "rows passed over rows" : report.header.scoring.name === "tests" ? `the spec's tests, ${weighted.testsPassed} of ${weighted.tests} passed` : `weights ${report.header.scoring.name}, ${weighted.testsPassed} of ${weighted.tests} tests passed`}${weighted.parts.some((p) => p.name === "generated") ? `, generated cases ${report.header.scoring.fresh > 0 ? "weighed in" : "apart"}` : ""}` : "";
   out.push(
-    `${paint("bold", "score")} ${paint(["bold", colorOf(t)], formatPercent(t.percent))} ${paint("dim", `(${countsLine(t)} of ${t.rows} rows, level ${scores.level}, tiers ${scores.tiers.join("+")})`)}`,
+    `${paint("bold", "score")} ${paint(["bold", color], formatPercent(headline(report)))} ${paint("dim", `(${countsLine(t)} of ${t.rows} rows, level ${scores.level}, tiers ${scores.tiers.join("+")}${how})`)}`,
   );
   return noWorkflowCommands(out.join("\n")) + "\n";
 }

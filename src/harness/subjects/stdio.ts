@@ -5,7 +5,7 @@ import { constants } from "node:os";
 import type { Body, StartReply } from "../protocol.js";
 import { PROTOCOL_VERSION } from "../protocol.js";
 import { checkMessage, type MessageKind } from "../protocol-schemas.js";
-import { ProtocolError } from "../run-row.js";
+import { ProtocolError, SubjectDied } from "../run-row.js";
 import { noSandbox } from "../sandbox/none.js";
 import type { Sandbox, SpawnPlan } from "../sandbox/common.js";
 import { SubjectError, type Session, type Subject } from "./subject.js";
@@ -175,6 +175,8 @@ class StdioSession implements Session {
     } catch (error) {
       // the process exited or was killed: once its pipes close, its stderr is complete
       await child.ended(CLOSE_WAIT_MS);
+      // a death of its own (not a kill of ours) is told apart: in a `concurrently` batch it is the implementation's answer
+      if (child.died !== undefined) throw new SubjectDied(messageOf(error), child.died, child.stderrTail() || undefined);
       throw rowError(messageOf(error), child);
     }
     this.restarts.answered();
@@ -282,6 +284,8 @@ function rowError(message: string, child: Child): ProtocolError {
 class Child {
   /** Why the process can no longer be used (it exited, hung, flooded, broke the protocol); set once. */
   broken: string | undefined;
+  /** How the process ended when it died on its own, before anything else broke it ("the process exited with code 66"). */
+  died: string | undefined;
   private readonly process: ChildProcess;
   private readonly pid: number | undefined;
   private exited = false;
@@ -295,6 +299,8 @@ class Child {
   private line: Buffer[] = [];
   private readBytes = 0;
   private waiter: { resolve(line: string): void; reject(error: Error): void } | undefined;
+  /** The first line written with no request waiting, until it breaks the process (see stray()). */
+  private strayLine: string | undefined;
 
   constructor(
     plan: SpawnPlan,
@@ -336,17 +342,19 @@ class Child {
     });
     this.process.on("close", () => {
       this.closed = true;
+      if (this.broken === undefined) this.died = this.exitDescription ?? "the process ended";
       this.breakWith(this.exitDescription ?? "the process ended");
       markClosed();
     });
   }
 
   get usable(): boolean {
-    return this.broken === undefined && !this.exited;
+    return this.broken === undefined && this.strayLine === undefined && !this.exited;
   }
 
   /** Writes one request line and resolves to the next non-blank line of stdout. */
   request(line: string, timeoutMs: number, what: string): Promise<string> {
+    if (this.broken === undefined && this.strayLine !== undefined) this.breakWith(this.reason!);
     if (this.broken !== undefined) return Promise.reject(new Error(this.broken));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -369,7 +377,7 @@ class Child {
 
   /** Why the process cannot be used, if it cannot. */
   get reason(): string | undefined {
-    return this.broken ?? this.exitDescription;
+    return this.broken ?? (this.strayLine === undefined ? undefined : `the subject wrote to stdout when no request was waiting: ${excerpt(this.strayLine)}`) ?? this.exitDescription;
   }
 
   /**
@@ -461,8 +469,22 @@ class Child {
       const waiter = this.waiter;
       this.waiter = undefined;
       if (waiter) waiter.resolve(text);
-      else this.breakWith(`the subject wrote to stdout when no request was waiting: ${excerpt(text)}`);
+      else this.stray(text);
     }
+  }
+
+  /**
+   * A line with no request waiting for it. It may come in the same read as the line just handed
+   * to the request in flight, before that line is parsed: when that line is not a reply (a print
+   * of the implementation's, say, read before the adapter's real reply), it is the first
+   * unexpected line and the one to quote; the parse breaks the process with it first. So this
+   * line's own verdict waits until the reads and parses in progress are done, and no request is
+   * sent to the process meanwhile.
+   */
+  private stray(text: string): void {
+    if (this.strayLine !== undefined) return;
+    this.strayLine = text;
+    setImmediate(() => this.breakWith(this.reason!));
   }
 
   private onStderr(chunk: Buffer): void {

@@ -1,0 +1,355 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import YAML from "yaml";
+import { harnessFailure } from "../src/grade/grade.js";
+import { parseTemplate } from "../src/grade/template.js";
+import { PACKAGE_ROOT } from "../src/harness/corpus.js";
+import { readReport, SUBJECT_TEXT_CAPS, type Report } from "../src/harness/report.js";
+import { cgroupSupport } from "../src/harness/sandbox/index.js";
+import { seedFromKey } from "../src/cli/commands/score.js";
+import { MAIN, NODE, NODE_BINDS, requireBwrap } from "./hostile-helpers.js";
+
+// The red team of issue #20: submissions written to cheat or to harm, graded as the README's recipe
+// says (CI runs this as root), each asserting the promise of docs/sandbox.md it attacks. Resource
+// attacks are bounded (a few seconds, a few hundred MiB).
+
+const FIXTURES = join(PACKAGE_ROOT, "test", "fixtures", "red-team");
+const HONEST = join(PACKAGE_ROOT, "test", "fixtures", "python-impl", "toolreg.py");
+const ADAPTER = join(PACKAGE_ROOT, "conformance", "adapters", "python", "adapter.py");
+const FEW = ["--filter", "validate/type/*", "--jobs", "1", "--timeout", "5000"];
+const ROOT = process.getuid?.() === 0;
+
+const scratch: string[] = [];
+afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+beforeAll(() => {
+  if (!existsSync(MAIN)) throw new Error("the red-team tests run the CLI: run npm run build first");
+  requireBwrap();
+});
+
+function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
+/** A submission folder holding the red-team fixtures. */
+function submission(): string {
+  const dir = join(scratchDir("tc-red-"), "submission");
+  cpSync(FIXTURES, dir, { recursive: true });
+  return dir;
+}
+
+/** A grader's kit folder: the Python adapter, shown to the sandbox with --sandbox-bind. */
+function kit(): string {
+  const dir = join(scratchDir("tc-red-kit-"), "kit");
+  mkdirSync(dir);
+  copyFileSync(ADAPTER, join(dir, "adapter.py"));
+  return dir;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  out: string;
+  report: Report | undefined;
+}
+
+function score(dir: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Run {
+  const out = scratchDir("tc-red-out-");
+  const result = spawnSync(NODE, [MAIN, "score", "--subject", command, "--submission", dir, "--out", out, "--no-progress", "--no-diagnosis", "--sandbox", "bwrap", ...NODE_BINDS, ...(args.includes("--reporter") ? [] : ["--reporter", "json"]), ...args], {
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    timeout: 90_000,
+  });
+  let report: Report | undefined;
+  try {
+    report = readReport(join(out, "report.jsonl"));
+  } catch {
+    report = undefined;
+  }
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr, out, report };
+}
+
+/** Every file a run wrote, as text, by name. */
+function outputs(out: string): Record<string, string> {
+  return Object.fromEntries(readdirSync(out).map((name) => [name, readFileSync(join(out, name), "utf8")]));
+}
+
+/** Lines a GitHub Actions runner would obey as a workflow command. */
+const workflowLines = (text: string) => text.split(/\r?\n|\r/).filter((line) => /^\s*::/.test(line) || line.includes("##["));
+
+describe("the grader unharmed: the subject's uid and its text", () => {
+  it("a subject cannot read /etc/shadow, whoever runs the grader; its name, answers and stderr are capped and no output obeys its ::error lines", { timeout: 90_000 }, () => {
+    const dir = submission();
+    const run = score(dir, `${NODE} text-attack.mjs`, [...FEW, "--min-score", "0", "--reporter", "json,markdown,html,junit,gradescope"]);
+    expect(run.code, run.stderr).toBe(0);
+    const report = run.report!;
+    const name = report.header.subject.implementation.name;
+    // not root, and root's secrets closed to it
+    const uid = Number(/^uid=(\d+)/.exec(name)?.[1]);
+    expect(uid).toBeGreaterThan(0);
+    expect(name).toMatch(/shadow=unreadable \(EACCES\)/);
+    if (ROOT) {
+      const shadow = readFileSync("/etc/shadow", "utf8");
+      const first = shadow.split("\n")[0]!;
+      for (const [file, text] of Object.entries(outputs(run.out))) expect(text.includes(first), file).toBe(false);
+      expect(run.stderr).toMatch(/runs as uid \d+ \(not root, no capability\)/);
+    }
+    // capped: the 100 KB name, 0.8 MB a reply
+    expect(name.length).toBeLessThanOrEqual(SUBJECT_TEXT_CAPS.handshake + 40);
+    const sizes = Object.fromEntries(readdirSync(run.out).map((file) => [file, statSync(join(run.out, file)).size]));
+    expect(sizes["report.jsonl"]).toBeLessThan(2 * 1024 * 1024);
+    for (const row of report.rows) expect(JSON.stringify(row.checks).length).toBeLessThan(SUBJECT_TEXT_CAPS.row + 4096);
+    // neutralised in every output, and in what score printed
+    for (const [file, text] of Object.entries({ ...outputs(run.out), stdout: run.stdout, stderr: run.stderr })) expect(workflowLines(text), file).toEqual([]);
+    // the attack is there, shown harmlessly
+    expect(outputs(run.out)["summary.md"]).toContain("error file=x::owned by the subject");
+  });
+
+  it("the same subject under --sandbox none shows what the caps remove (so the checks above can fail)", { timeout: 60_000 }, () => {
+    const dir = submission();
+    const out = scratchDir("tc-red-out-");
+    const result = spawnSync(NODE, [MAIN, "score", "--subject", `${NODE} text-attack.mjs`, "--submission", dir, "--out", out, "--no-progress", "--no-diagnosis", "--reporter", "json", "--min-score", "0", ...FEW], { encoding: "utf8" });
+    expect(result.status, result.stderr).toBe(0);
+    const name = readReport(join(out, "report.jsonl")).header.subject.implementation.name;
+    // the uid is the grader's, and as root /etc/shadow is read
+    expect(name).toMatch(new RegExp(`^uid=${process.getuid?.()} `));
+    if (ROOT) expect(name).not.toMatch(/unreadable/);
+  });
+});
+
+describe("neighbours unharmed: processes and memory", () => {
+  const support = cgroupSupport();
+
+  for (const cgroups of [true, false]) {
+    it(`a fork bomb gets --max-processes and no more (${cgroups ? `pids cgroup ${support.version}` : "no cgroup: RLIMIT_NPROC of its own uid"})`, { timeout: 60_000 }, () => {
+      if (cgroups && support.version === "none") return void expect(support.reason).toBeTruthy();
+      if (!cgroups && !ROOT) return; // unprivileged: RLIMIT_NPROC of the grader's user, covered by test/hostile-subjects.test.ts
+      const dir = submission();
+      const run = score(dir, "python3 fork-bomb.py", [...FEW, "--max-processes", "16"], cgroups ? {} : { TOOL_CONFORMANCE_NO_CGROUPS: "1" });
+      expect(run.code).toBe(3);
+      const stderr = run.report!.summary.stopped?.stderr ?? "";
+      const forked = Number(/forked (\d+)/.exec(stderr)?.[1]);
+      expect(stderr).toMatch(/fork failed: \[Errno 11\] Resource temporarily unavailable/);
+      expect(forked).toBeGreaterThan(0);
+      expect(forked).toBeLessThanOrEqual(16);
+      expect(run.stderr).toMatch(cgroups ? /16 processes \(pids cgroup v[12]\)/ : /16 processes \(RLIMIT_NPROC of its own uid\)/);
+    });
+  }
+
+  it("shared memory is counted: 384 MiB of shared mappings under --memory 128M is killed (memory cgroup), held without one", { timeout: 60_000 }, () => {
+    if (support.version === "none") return void expect(support.reason).toBeTruthy();
+    const dir = submission();
+    const capped = score(dir, "python3 shared-memory.py 384", [...FEW, "--memory", "128M"]);
+    expect(capped.code).toBe(3);
+    expect(capped.report!.summary.stopped?.stderr ?? "").not.toMatch(/held/);
+    expect(capped.report!.summary.stopped?.cause).toMatch(/killed by SIGKILL/);
+    expect(capped.stderr).toMatch(/memory 128 MiB for the whole sandbox, shared memory and tmpfs included \(memory cgroup v[12]\)/);
+    // RLIMIT_DATA alone does not see it: the documented gap without cgroups
+    const uncapped = score(dir, "python3 shared-memory.py 384", [...FEW, "--memory", "128M"], { TOOL_CONFORMANCE_NO_CGROUPS: "1" });
+    expect(uncapped.report!.summary.stopped?.stderr).toMatch(/held 384 MiB/);
+  });
+
+  it("a class with a fork bomb and a memory hog: the honest neighbours score what they score alone", { timeout: 120_000 }, () => {
+    const root = scratchDir("tc-red-class-");
+    const subs = join(root, "submissions");
+    const bomb = readFileSync(join(FIXTURES, "fork-bomb.py"), "utf8").replace("sys.exit(1)", "");
+    const memory = readFileSync(join(FIXTURES, "shared-memory.py"), "utf8").replace("want = int(sys.argv[1])", "want = 384").replace("sys.exit(1)", "");
+    const honest = readFileSync(HONEST, "utf8");
+    const sources: Record<string, string> = { a: honest, bomb: `${bomb}\n${honest}`, c: honest, hog: `${memory}\n${honest}`, e: honest };
+    for (const [name, source] of Object.entries(sources)) {
+      mkdirSync(join(subs, name), { recursive: true });
+      writeFileSync(join(subs, name, "toolreg.py"), source);
+    }
+    // a file only its owner may read: graded from a copy that is the sandbox uid's own
+    chmodSync(join(subs, "e", "toolreg.py"), 0o600);
+    const tools = kit();
+    const out = join(root, "grades");
+    const result = spawnSync(NODE, [MAIN, "grade", subs, "--subject", `python3 ${join(tools, "adapter.py")} toolreg.py`, "--out", out, "--parallel", "5", "--sandbox", "bwrap", "--sandbox-bind", tools, ...NODE_BINDS, "--max-processes", "16", "--memory", "256M", "--filter", "validate/type/*"], { encoding: "utf8", timeout: 110_000 });
+    expect(result.status, result.stderr).toBe(0);
+    const csv = readFileSync(join(out, "class.csv"), "utf8");
+    for (const name of ["a", "c", "e"]) expect(csv, name).toMatch(new RegExp(`^${name},100,.*,ok,`, "m"));
+  });
+});
+
+describe("no borrowed answers", () => {
+  it("--runtime python3: a Python subject sees its runtime and no node, no copy of this tool, not even one inside a bound folder", { timeout: 60_000 }, () => {
+    const dir = submission();
+    const tools = kit();
+    // another copy of this tool, found by its package.json name, inside a folder the grader shows
+    const copy = join(tools, "lib", "node_modules", "renamed-copy");
+    mkdirSync(join(copy, "dist"), { recursive: true });
+    writeFileSync(join(copy, "package.json"), JSON.stringify({ name: "tool-conformance", version: "9.9.9" }));
+    writeFileSync(join(copy, "dist", "reference.js"), "// the reference\n");
+    const probe = score(dir, `python3 probe.py /usr/bin/node ${NODE} ${join(copy, "package.json")} ${join(tools, "adapter.py")} /usr/lib/node_modules`, [...FEW, "--runtime", "python3", "--sandbox-bind", tools]);
+    expect(probe.code).toBe(3);
+    const seen = JSON.parse(/SEEN (\{.*\})/.exec(probe.report!.summary.stopped?.stderr ?? "")![1]!);
+    expect(seen.node).toBeNull();
+    expect(seen.paths).toEqual({ "/usr/bin/node": false, [NODE]: false, [join(copy, "package.json")]: false, [join(tools, "adapter.py")]: true, "/usr/lib/node_modules": false });
+    expect(probe.stderr).toMatch(/only the runtimes python3 of \/usr/);
+    // and the honest Python submission still scores everything under it
+    writeFileSync(join(dir, "toolreg.py"), readFileSync(HONEST, "utf8"));
+    const honest = score(dir, `python3 ${join(tools, "adapter.py")} toolreg.py`, [...FEW, "--runtime", "python3", "--sandbox-bind", tools, "--reporter", "json"]);
+    expect(honest.code, honest.stderr).toBe(0);
+    expect(honest.report!.summary.scores.total.percent).toBe(100);
+    // without --runtime, the same probe finds node (so the check above can fail)
+    const whole = score(dir, `python3 probe.py ${NODE}`, [...FEW]);
+    expect(JSON.parse(/SEEN (\{.*\})/.exec(whole.report!.summary.stopped?.stderr ?? "")![1]!).paths[NODE]).toBe(true);
+  });
+
+  it("a submission carrying this tool's files is flagged in the class table; an honest one is not", { timeout: 90_000 }, () => {
+    const root = scratchDir("tc-red-carry-");
+    const subs = join(root, "submissions");
+    for (const name of ["carrier", "honest"]) {
+      mkdirSync(join(subs, name), { recursive: true });
+      writeFileSync(join(subs, name, "toolreg.py"), readFileSync(HONEST, "utf8"));
+    }
+    // vendored under another name: the built CLI and a corpus file, byte for byte
+    const vendored = join(subs, "carrier", "vendor", "helper");
+    mkdirSync(join(vendored, "cli"), { recursive: true });
+    copyFileSync(join(PACKAGE_ROOT, "dist", "cli", "main.js"), join(vendored, "cli", "m.js"));
+    const corpusFile = readdirSync(join(PACKAGE_ROOT, "conformance", "corpus"), { recursive: true, withFileTypes: true }).find((e) => e.isFile() && statSync(join(e.parentPath, e.name)).size > 1024)!;
+    copyFileSync(join(corpusFile.parentPath, corpusFile.name), join(vendored, "data.bin"));
+    const out = join(root, "grades");
+    const result = spawnSync(NODE, [MAIN, "grade", subs, "--subject", `python3 ${ADAPTER} toolreg.py`, "--out", out, "--filter", "validate/type/*"], { encoding: "utf8", timeout: 80_000 });
+    expect(result.status, result.stderr).toBe(0);
+    const csv = readFileSync(join(out, "class.csv"), "utf8");
+    expect(csv).toMatch(/^carrier,.*FLAGGED: carries 2 files of tool-conformance \(/m);
+    expect(csv).not.toMatch(/^honest,.*FLAGGED/m);
+    expect(result.stderr).toMatch(/carrier .*FLAGGED/);
+  });
+
+  it("--fresh with --key: the seed comes from the key, the same for every run, and no output shows it", { timeout: 90_000 }, () => {
+    const dir = submission();
+    const keyFile = join(scratchDir("tc-red-key-"), "grading.key");
+    writeFileSync(keyFile, "6f".repeat(32) + "\n");
+    const seed = seedFromKey(new Uint8Array(Buffer.from("6f".repeat(32), "hex")));
+    const args = ["--fresh", "5", "--key", keyFile, "--min-score", "0", "--reporter", "json,markdown,html,junit,gradescope", "--filter", "validate/type/*", "--filter", "fresh/*", "--jobs", "1"];
+    const one = score(dir, `${NODE} text-attack.mjs`, args);
+    const two = score(dir, `${NODE} text-attack.mjs`, args);
+    expect(one.code, one.stderr).toBe(0);
+    const fresh = (run: Run) => run.report!.rows.filter((row) => row.part === "fresh").map((row) => row.id);
+    expect(fresh(one)).toHaveLength(5);
+    expect(fresh(two)).toEqual(fresh(one));
+    for (const [file, text] of Object.entries({ ...outputs(one.out), stderr: one.stderr, stdout: one.stdout })) expect(text.includes(String(seed)), file).toBe(false);
+  });
+});
+
+describe("templates and harness failures", () => {
+  it("placeholders inside a nested shell or a command substitution are refused, in one line saying how to write it", () => {
+    for (const build of [`sh -c 'cd {name} && make'`, `make NAME="$(basename {dir})"`, "echo `ls {dir}`", `bash -lc "make {name}"`, `eval make {name}`]) {
+      const result = spawnSync(NODE, [MAIN, "grade", scratchDir("tc-red-subs-"), "--subject", "true", "--build", build], { encoding: "utf8" });
+      expect(result.status, build).toBe(2);
+      expect(result.stderr.trim().split("\n"), build).toHaveLength(1);
+      expect(result.stderr).toMatch(/stands inside a nested shell .* pass it as an argument instead, e\.g\. sh -c 'cd "\$1" && make' sh \{(dir|name)\}/);
+    }
+    // the safe spellings pass
+    for (const build of [`sh -c 'cd "$1" && make' sh {dir}`, `make -C {dir} NAME={name}`, `echo "$(date)" {dir}`]) expect(() => parseTemplate(build, "--build"), build).not.toThrow();
+  });
+
+  it("a report spoilt on the grader's side (spawn EAGAIN) is not the student's score: set aside and graded again", () => {
+    const report = { summary: { stopped: { cause: `could not start "python3 adapter.py": spawn /usr/bin/bwrap EAGAIN` } }, rows: [] } as unknown as Report;
+    expect(harnessFailure(report)).toBe("spawn /usr/bin/bwrap EAGAIN");
+    const honest = { summary: { stopped: { cause: "the process exited with code 1" } }, rows: [{ error: "a wrong answer" }] } as unknown as Report;
+    expect(harnessFailure(honest)).toBeUndefined();
+  });
+});
+
+
+describe("the grader's disk", () => {
+  it("a build that fills the disk writes into a copy capped by --build-disk and --build-files, never into the submission, and nothing is left after", { timeout: 90_000 }, () => {
+    const root = scratchDir("tc-red-disk-");
+    const subs = join(root, "submissions");
+    mkdirSync(join(subs, "filler"), { recursive: true });
+    writeFileSync(join(subs, "filler", "toolreg.py"), readFileSync(HONEST, "utf8"));
+    copyFileSync(join(FIXTURES, "fill.py"), join(subs, "filler", "fill.py"));
+    const tools = kit();
+    const out = join(root, "grades");
+    const before = readdirSync(tmpdir()).filter((name) => name.startsWith("tool-conformance-build-")).length;
+    const result = spawnSync(NODE, [MAIN, "grade", subs, "--subject", `python3 ${join(tools, "adapter.py")} toolreg.py`, "--build", "python3 fill.py", "--out", out, "--sandbox", "bwrap", "--sandbox-bind", tools, ...NODE_BINDS, "--build-disk", "16M", "--build-files", "500", "--filter", "validate/type/*"], { encoding: "utf8", timeout: 80_000 });
+    expect(result.status, result.stderr).toBe(0);
+    const log = readFileSync(join(out, "filler", "build.log"), "utf8");
+    if (ROOT) {
+      expect(result.stderr).toMatch(/each submission is built and scored in a copy of its folder, capped at 16M and 500 files \(tmpfs\)/);
+      const [, mib, files] = /wrote (\d+) MiB, then (\d+) empty files/.exec(log)!.map(Number);
+      expect(mib).toBeLessThanOrEqual(16);
+      expect(files).toBeLessThanOrEqual(500);
+      expect(log).toMatch(/No space left on device/);
+    } else {
+      expect(result.stderr).toMatch(/NOT capped in size/);
+    }
+    // the submission itself is untouched, and the copy is gone
+    expect(readdirSync(join(subs, "filler")).sort()).toEqual(["fill.py", "toolreg.py"]);
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith("tool-conformance-build-")).length).toBeLessThanOrEqual(before);
+    expect(readFileSync(join(out, "class.csv"), "utf8")).toMatch(/^filler,100,.*,ok,/m);
+  });
+});
+
+describe("bloated reports", () => {
+  it("three submissions answering 0.8 MB of errors to every row: reports of a few MB, and grade and merge hold the class in a 96 MB heap", { timeout: 180_000 }, () => {
+    const root = scratchDir("tc-red-bloat-");
+    const subs = join(root, "submissions");
+    const names = ["b1", "b2", "b3"];
+    for (const name of names) {
+      mkdirSync(join(subs, name), { recursive: true });
+      for (const file of ["serve.mjs", "text-attack.mjs"]) copyFileSync(join(FIXTURES, file), join(subs, name, file));
+    }
+    const out = join(root, "grades");
+    // 53 rows at about 0.8 MB a reply: about 42 MB a report without the caps
+    const rows = ["validate/type/*", "validate/enum/*"].flatMap((f) => ["--filter", f]);
+    const result = spawnSync(NODE, ["--max-old-space-size=96", MAIN, "grade", subs, "--subject", `${NODE} text-attack.mjs`, "--out", out, "--parallel", "2", "--sandbox", "bwrap", ...NODE_BINDS, "--no-diagnosis", ...rows], { encoding: "utf8", timeout: 170_000 });
+    expect(result.status, result.stderr).toBe(0);
+    for (const name of names) expect(statSync(join(out, name, "report.jsonl")).size, name).toBeLessThan(SUBJECT_TEXT_CAPS.report + 2 * 1024 * 1024);
+    const merged = spawnSync(NODE, ["--max-old-space-size=96", MAIN, "merge", ...names.map((name) => join(out, name, "report.jsonl")), "--out", join(root, "merged")], { encoding: "utf8" });
+    expect(merged.status, merged.stderr).toBe(0);
+  });
+});
+
+describe("the Kubernetes template, run here", () => {
+  it("its container script grades each submission sandboxed and signed: a hostile one cannot touch its classmates' reports or submissions, nor read the key; merge --key shows everyone's own score", { timeout: 240_000 }, () => {
+    const job = YAML.parse(readFileSync(join(PACKAGE_ROOT, "conformance", "grading", "kubernetes-indexed-job.yaml"), "utf8"));
+    const container = job.spec.template.spec.containers[0];
+    const script: string = container.args[0];
+    const env = Object.fromEntries((container.env as { name: string; value: string }[]).map((e) => [e.name, e.value]));
+    // read-only submissions, a writable reports folder, the key from a Secret: as the template mounts them
+    expect(container.volumeMounts).toEqual(expect.arrayContaining([expect.objectContaining({ mountPath: "/class/submissions", readOnly: true }), expect.objectContaining({ mountPath: "/secrets", readOnly: true })]));
+    const root = scratchDir("tc-red-k8s-");
+    const classDir = join(root, "class");
+    const keyFile = join(root, "secrets", "grading.key");
+    mkdirSync(join(root, "secrets"));
+    writeFileSync(keyFile, "5a".repeat(32) + "\n", { mode: 0o400 });
+    const honest = readFileSync(HONEST, "utf8");
+    const mallory = readFileSync(join(FIXTURES, "mallory.py"), "utf8").replace("@CLASS@", classDir).replace("@KEY@", keyFile);
+    for (const [name, source] of Object.entries({ alice: honest, bob: honest, mallory: `${mallory}\n${honest}` })) {
+      mkdirSync(join(classDir, "submissions", name), { recursive: true });
+      writeFileSync(join(classDir, "submissions", name, "toolreg.py"), source);
+    }
+    mkdirSync(join(classDir, "reports"));
+    const bin = join(root, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "tool-conformance"), `#!/bin/sh\nexec ${NODE} ${MAIN} "$@"\n`, { mode: 0o755 });
+    const run = (index: number) =>
+      spawnSync("bash", ["-c", script], {
+        encoding: "utf8",
+        timeout: 100_000,
+        env: { PATH: process.env.PATH, HOME: root, ...env, JOB_COMPLETION_INDEX: String(index), CLASS_DIR: classDir, KEY_FILE: keyFile, TC_BIN: join(bin, "tool-conformance"), GRADE_OPTIONS: "--filter validate/type/* --runtime python3", ADAPTERS: join(PACKAGE_ROOT, "conformance", "adapters") },
+      });
+    // alice first; mallory (index 2) before bob is graded
+    const bobBefore = readFileSync(join(classDir, "submissions", "bob", "toolreg.py"), "utf8");
+    for (const index of [0, 2, 1]) {
+      const pod = run(index);
+      expect(pod.status, `${pod.stdout}\n${pod.stderr}`).toBe(0);
+    }
+    expect(readFileSync(join(classDir, "submissions", "bob", "toolreg.py"), "utf8")).toBe(bobBefore);
+    expect(readFileSync(join(classDir, "reports", "alice", "report.jsonl"), "utf8")).not.toContain("mallory");
+    expect(readFileSync(keyFile, "utf8")).toBe("5a".repeat(32) + "\n");
+    const merged = spawnSync(NODE, [MAIN, "merge", ...["alice", "bob", "mallory"].map((name) => join(classDir, "reports", name, "report.jsonl")), "--key", keyFile, "--out", join(root, "table")], { encoding: "utf8" });
+    expect(merged.status, merged.stderr).toBe(0);
+    const csv = readFileSync(join(root, "table", "class.csv"), "utf8");
+    for (const name of ["alice", "bob", "mallory"]) expect(csv, name).toMatch(new RegExp(`^${name},100,.*,ok,`, "m"));
+  });
+});
