@@ -69,7 +69,7 @@ describe("grade: a line for every submission", () => {
   it("scores the honest one, and gives each failure score 0 and its reason", { timeout: 120_000 }, () => {
     const { subs, out } = makeClass({ alice: "honest", bob: "broken-build", carol: "cannot-start", dave: "crash", erin: "hang", frank: "kills-its-scorer" });
     // long enough for dave's twenty restarts on a loaded machine; erin hangs past it
-    const { code, stdout, stderr } = grade(subs, out, "--score-timeout", "15s");
+    const { code, stdout, stderr } = grade(subs, out, "--score-timeout", "30s");
     // bob (build), erin (timeout) and frank (its score run killed) have no report: exit 1; carol and dave have whole reports of score 0
     expect(code, stderr).toBe(1);
     const table = classCsv(out);
@@ -88,7 +88,7 @@ describe("grade: a line for every submission", () => {
     expect(table.get("dave"), JSON.stringify(table.get("dave"))).toMatchObject({ total: "0", errored: "30" });
     expect(table.get("dave")!.status).toMatch(/^stopped: the subject keeps failing: gave up after \d+ restarts/);
     expect(table.get("erin")).toMatchObject({ total: "0", rows: "0" });
-    expect(table.get("erin")!.status).toMatch(/^timed out: scoring took longer than 15 s/);
+    expect(table.get("erin")!.status).toMatch(/^timed out: scoring took longer than 30 s/);
     expect(table.get("frank")).toMatchObject({ total: "0", rows: "0" });
     expect(table.get("frank")!.status).toMatch(/^no report \(incomplete\b.*\); score killed by SIGKILL/);
     // each submission's folder holds its report (or not) and its logs

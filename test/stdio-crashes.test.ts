@@ -279,12 +279,13 @@ describe("smoke probes the adapter's crash handling with requests nested 100000 
     expect(code).toBe(0);
   });
 
-  it("a threw answer keeps the protocol: a warning naming the command and what it threw (exit 0)", async () => {
+  it("a threw answer keeps the protocol: a warning naming the command and what it threw; still a wrong answer (exit 1)", async () => {
     const { code, lines } = await smokeOn("answers.mjs", `${DEEP_MARK} REPLY='{"threw":"RecursionError: maximum recursion depth exceeded"}'`);
     expect(lines).toContain('warn  validate  an argument nested 100000 deep: the implementation threw "RecursionError: maximum recursion depth exceeded": a wrong answer (its row fails), correctly reported');
     expect(lines).toContain('warn  call      a call whose arguments nest 100000 deep: the implementation threw "RecursionError: maximum recursion depth exceeded": a wrong answer (its row fails), correctly reported');
     expect(lines.filter((line) => line.startsWith("FAIL"))).toEqual([]);
-    expect(code).toBe(0);
+    expect(lines.at(-1)).toMatch(/^smoke: the subject speaks protocol 1 and answered wrongly: see warn above/);
+    expect(code).toBe(1);
   });
 
   it("an adapter that dies on the deep validate: FAIL on validate, with the hint and its stderr (exit 1)", async () => {
