@@ -149,6 +149,12 @@ describe("showsSame: what is compared exactly", () => {
     expect(showsSame([listed], [check("verdict", "v", "ab", ["b", "a"])])).toBe(true);
   });
 
+  it("takes null where an outcome was expected as a value, not as an outcome", () => {
+    const wrong = failure("verdict", "v", null, { a: 1 });
+    expect(showsSame([wrong], [check("verdict", "v", null, { a: 1 })])).toBe(true);
+    expect(showsSame([failure("verdict", "v", { a: 1 }, null)], [check("verdict", "v", { a: 1 }, null)])).toBe(true);
+  });
+
   it("takes an object answer where a text was expected as a whole value, not as fields", () => {
     const object = failure("verdict", "v", "a Result", { x: 1 });
     expect(showsSame([object], [check("verdict", "v", "a Result", { x: 1 })])).toBe(true);
