@@ -68,9 +68,9 @@ const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
 describe("grade: a line for every submission", () => {
   it("scores the honest one, and gives each failure score 0 and its reason", { timeout: 120_000 }, () => {
     const { subs, out } = makeClass({ alice: "honest", bob: "broken-build", carol: "cannot-start", dave: "crash", erin: "hang", frank: "kills-its-scorer" });
-    // long enough for dave's twenty restarts on a loaded machine; erin hangs past it
+    // long enough for dave's twenty restarts on a loaded machine
     const { code, stdout, stderr } = grade(subs, out, "--score-timeout", "30s");
-    // bob (build), erin (timeout) and frank (its score run killed) have no report: exit 1; carol and dave have whole reports of score 0
+    // frank (its score run killed) has no report: exit 1; bob (a failed build), carol, dave and erin have whole reports of score 0
     expect(code, stderr).toBe(1);
     const table = classCsv(out);
     expect([...table.keys()]).toEqual(["alice", "bob", "carol", "dave", "erin", "frank"]);
@@ -87,13 +87,14 @@ describe("grade: a line for every submission", () => {
     expect(table.get("carol")!.status).toMatch(/^stopped: could not start .*No module named 'no_such_module_in_this_submission'/);
     expect(table.get("dave"), JSON.stringify(table.get("dave"))).toMatchObject({ total: "0", errored: "30" });
     expect(table.get("dave")!.status).toMatch(/^stopped: the subject keeps failing: gave up after \d+ restarts/);
-    expect(table.get("erin")).toMatchObject({ total: "0", rows: "0" });
-    expect(table.get("erin")!.status).toMatch(/^timed out: scoring took longer than 30 s/);
+    // erin hangs at import: the handshake's own limit stops her before the score timeout, with a whole report of score 0
+    expect(table.get("erin"), JSON.stringify(table.get("erin"))).toMatchObject({ total: "0", rows: "30", errored: "30" });
+    expect(table.get("erin")!.status).toMatch(/^stopped: could not start .*no reply to "start"/);
     expect(table.get("frank")).toMatchObject({ total: "0", rows: "0" });
     expect(table.get("frank")!.status).toMatch(/^no report \(incomplete\b.*\); score killed by SIGKILL/);
     // each submission's folder holds its report (or not) and its logs
     expect(existsSync(join(out, "alice", "report.jsonl"))).toBe(true);
-    expect(existsSync(join(out, "erin", "report.jsonl"))).toBe(false);
+    expect(existsSync(join(out, "erin", "report.jsonl"))).toBe(true);
     // stdout is the Markdown table, as written
     expect(readFileSync(join(out, "class.md"), "utf8")).toBe(stdout);
     // one progress line per submission, each counted once
@@ -101,7 +102,7 @@ describe("grade: a line for every submission", () => {
     expect(progress.map((line) => line.slice(0, 5)).sort()).toEqual(["[1/6]", "[2/6]", "[3/6]", "[4/6]", "[5/6]", "[6/6]"]);
     for (const name of ["alice", "bob", "carol", "dave", "erin", "frank"]) expect(progress.filter((line) => line.includes(` ${name} `)).length, name).toBe(1);
     expect(stderr).toMatch(/^\[\d\/6\] alice +100% +\d+\.\d s$/m);
-    expect(stderr).toMatch(/^tool-conformance: 2 submissions have no report \(score 0 in the class table\): timed out, no report; run the same command again to retry them$/m);
+    expect(stderr).toMatch(/^tool-conformance: 1 submission has no report \(score 0 in the class table\): no report; run the same command again to retry it$/m);
     // nothing of the hanging submission outlives the grade
     expect(spawnSync("pgrep", ["-f", join(subs, "erin")]).status).toBe(1);
   });
