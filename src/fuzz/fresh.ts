@@ -3,7 +3,7 @@ import type { Part, ProfileName, Row, Tier } from "../harness/rows.js";
 import { domainFor } from "./fuzz.js";
 import { defaultNaming, rowOf } from "./oracle.js";
 import { probeArb } from "./probes.js";
-import { generatedWhy } from "../harness/generated-why.js";
+import { generatedWhy } from "./why.js";
 
 // `score --fresh N --seed S`: N cases generated for this run, their expectations from the
 // reference, scored as a part of their own. The same seed gives every submission the same

@@ -1,4 +1,5 @@
-import type { Row } from "./rows.js";
+import type { Row } from "../harness/rows.js";
+import { keywordsOf } from "./model.js";
 
 // A generated case's `why`, for the student who fails it: the rules it tests, in the spec's words
 // (seed 000, section 2.2 for the validator, 2.3 for the registry), never a placeholder.
@@ -24,23 +25,11 @@ const KEYWORD_RULES: Record<string, string> = {
 
 const ANNOTATIONS = new Set(["title", "description", "default", "examples", "$schema"]);
 
-function keywordsOf(schema: unknown, into = new Set<string>()): Set<string> {
-  if (typeof schema === "object" && schema !== null && !Array.isArray(schema)) {
-    for (const [key, value] of Object.entries(schema)) {
-      into.add(key);
-      if (key === "properties" && typeof value === "object" && value !== null) for (const sub of Object.values(value)) keywordsOf(sub, into);
-      else if (key === "items" || key === "additionalProperties") keywordsOf(value, into);
-      else if (key === "anyOf" && Array.isArray(value)) for (const sub of value) keywordsOf(sub, into);
-    }
-  }
-  return into;
-}
-
 /** The sentence a generated row's `why` carries: the rules its schema or steps test, in words. */
 export function generatedWhy(row: Row): string {
   const intro = "A case generated for this run, answered by the reference implementation.";
   if (row.kind === "validate" || row.kind === "compile") {
-    const keywords = [...keywordsOf(row.schema)];
+    const keywords = keywordsOf(row.schema);
     const outside = keywords.filter((k) => KEYWORD_RULES[k] === undefined && !ANNOTATIONS.has(k));
     if (row.kind === "compile" || outside.length > 0) {
       const named = outside.length > 0 ? ` (${outside.join(", ")})` : "";
