@@ -171,6 +171,10 @@ describe("numeric options: a documented range", () => {
     for (const line of stdout.split("\n")) expect(line.split("(default").length, line).toBeLessThanOrEqual(2);
   });
 
+  it("no command's help shows an empty list as a default", () => {
+    for (const command of ["validate", "validators", "mutants", "smoke", "merge", "report", "grade", "fuzz"]) expect(cli(command, "--help").stdout, command).not.toContain("(default: [])");
+  });
+
   it("every duration stays under setTimeout's limit, whatever command parses it (grade --score-timeout too)", () => {
     expect(parseDuration("596h", "--score-timeout")).toBe(596 * 3_600_000);
     expect(596 * 3_600_000 + 5_000).toBeLessThan(2 ** 31 - 1);

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
+import { withoutEmptyDefaults } from "./arguments.js";
 import { EXIT, explain } from "./errors.js";
 import { register as registerValidate } from "./commands/validate.js";
 import { register as registerMutants } from "./commands/mutants.js";
@@ -25,6 +26,9 @@ const program = new Command("tool-conformance")
   .version("0.1.0")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
+
+// every command inherits it: no "(default: [])" after a repeatable option
+withoutEmptyDefaults(program);
 
 registerValidate(program);
 registerValidators(program);
