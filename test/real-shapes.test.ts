@@ -75,9 +75,11 @@ beforeAll(async () => {
   if (jsonschema.status !== 0) throw new Error(`${PYTHON} with jsonschema is needed (apt-get install python3-jsonschema; .ci/run installs it): ${jsonschema.error?.message ?? jsonschema.stderr}`);
   scratch = mkdtempSync(join(tmpdir(), "real-shapes-"));
 
-  // go-map-order: the fixture's module plus the Go adapter template, unchanged, built offline.
+  // go-map-order: the correct Go fixture with this fixture's registry.go laid over it (its only
+  // change), plus the Go adapter template, unchanged, built offline.
   const module = join(scratch, "go-map-order");
-  cpSync(join(SHAPES, "go-map-order"), module, { recursive: true });
+  cpSync(join(PACKAGE_ROOT, "test", "fixtures", "go-impl"), module, { recursive: true, filter: (path) => !path.endsWith("_test.go") });
+  cpSync(join(SHAPES, "go-map-order", "agent"), join(module, "agent"), { recursive: true });
   mkdirSync(join(module, "cmd", "adapter"), { recursive: true });
   copyFileSync(GO_TEMPLATE, join(module, "cmd", "adapter", "main.go"));
   const binary = join(scratch, "go-map-order-adapter");
