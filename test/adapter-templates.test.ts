@@ -10,6 +10,7 @@ import { runRow } from "../src/harness/run-row.js";
 import { appliesTo } from "../src/harness/rows.js";
 import type { Body } from "../src/harness/protocol.js";
 import { stdioSubject } from "../src/harness/subjects/stdio.js";
+import { cli } from "./cli-helpers.js";
 
 // The TypeScript adapter template, transpiled as a user would compile it, wrapped around the
 // built reference (dist/index.js): every ag02 row passes through it over stdio. (The Python
@@ -490,6 +491,17 @@ def new_registry(timeout_ms=None):
     } finally {
       await session.close();
     }
+  });
+
+  it("python: the student's prints are in the report as their own output, even when the rows pass (summary.output, Markdown, HTML)", { timeout: 60_000 }, () => {
+    const adapter = join(TEMPLATES, "python", "adapter.py");
+    const out = join(scratch, "printing-report");
+    const run = cli("score", "--subject", `python3 ${adapter} ${printingPython()}`, "--filter", "call/ids/*", "--reporter", "json,markdown,html", "--out", out);
+    expect(run.code, run.stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, "report.jsonl"), "utf8").trim().split("\n").find((line) => line.includes('"kind":"summary"'))!) as { output?: string };
+    expect(summary.output).toMatch(/^toolreg loaded\n[^]*calling /);
+    expect(readFileSync(join(out, "summary.md"), "utf8")).toMatch(/What the implementation wrote on stderr[^\n]*:\n\n```\ntoolreg loaded\n/);
+    expect(readFileSync(join(out, "report.html"), "utf8")).toContain("<pre>toolreg loaded\n");
   });
 
   it("python, through an adapter without the protection: the start fails quoting the student's own line, never the adapter's handshake", async () => {

@@ -80,6 +80,13 @@ describe("grade: a line for every submission", () => {
     const bobReport = readFileSync(join(out, "bob", "report.jsonl"), "utf8");
     expect(bobReport).toContain('"stopped":{"cause":"the build failed: exit code 1 (build.log); nothing was scored","stderr":"');
     expect(bobReport.split("\n").find((l) => l.includes('"kind":"summary"'))).toContain("SyntaxError");
+    // every row says the build failed (not the placeholder subject's exit), with no rerun line a student cannot use
+    const bobRows = bobReport.split("\n").filter((l) => l.includes('"kind":"row"')).map((l) => JSON.parse(l) as { error?: string; repro?: { rerun?: string } });
+    expect(bobRows).toHaveLength(30);
+    for (const row of bobRows) expect(row).toMatchObject({ error: "the build failed: exit code 1 (build.log); nothing was scored" });
+    expect(bobRows.filter((row) => row.repro?.rerun !== undefined)).toEqual([]);
+    expect(bobReport).toContain('"log":"build.log"');
+    expect(bobReport).not.toContain("exit 1'");
     // class.csv points at no report that is not there
     for (const [name, line] of table) expect(existsSync(line.report!), name).toBe(true);
     expect(readFileSync(join(out, "bob", "build.log"), "utf8")).toMatch(/SyntaxError[\s\S]*\(exit code 1, \d+\.\d s\)\n$/);

@@ -486,7 +486,7 @@ describe("a run that stopped before any answer", () => {
     const annotations = renderGithubActions(report).trimEnd().split("\n");
     expect(annotations.length).toBe(2);
     expect(annotations[0]).toBe(
-      `::error title=tool-conformance%3A python3 adapter.py could not be scored::could not start "python3 adapter.py": the process exited with code 1%0A%0Athe end of its stderr:%0ATraceback (most recent call last):%0A${STDERR}%0A::error::x`, // one line: inside a message, "::" is text
+      `::error title=tool-conformance%3A python3 adapter.py could not be scored::could not start "python3 adapter.py": the process exited with code 1%0A%0Athe end of the subject's stderr:%0ATraceback (most recent call last):%0A${STDERR}%0A::error::x`, // one line: inside a message, "::" is text
     );
     expect(annotations[1]).toMatch(/^::notice title=tool-conformance%3A 0%25::/);
   });

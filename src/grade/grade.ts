@@ -4,7 +4,7 @@ import { join, resolve, sep } from "node:path";
 import { classTable, type ClassTable } from "../cli/commands/merge.js";
 import { createHash } from "node:crypto";
 import { PACKAGE_ROOT } from "../harness/corpus.js";
-import { SUBJECT_TEXT_CAPS, subjectText, verifyReportFile, writeReport, type Report, type ReportHeader } from "../harness/report.js";
+import { SUBJECT_TEXT_CAPS, subjectText, verifyReportFile, writeReport, type Report, type ReportHeader, type ReportRow } from "../harness/report.js";
 import { REPORT_FILES } from "../cli/commands/score.js";
 import { oneLine } from "../harness/reporters/text.js";
 import { SandboxError, sandboxOwner } from "../harness/sandbox/index.js";
@@ -417,7 +417,16 @@ async function buildFailed(
   const verified = verifyReportFile(reportPath, options.key ? { key: options.key } : {});
   if (!verified.ok) return failed(`${what} (see ${log}); its report could not be written (${verified.reason}; score ${describe(ending, "score")})`);
   const tail = subjectText(readFileSync(log, "utf8"), SUBJECT_TEXT_CAPS.check);
-  const report: Report = { ...verified.report, summary: { ...verified.report.summary, stopped: { cause: `the ${what} (build.log); nothing was scored`, stderr: tail } } };
+  // every row carries the build's cause (reporters then say it once), and no rerun line: rerunning a
+  // row cannot help until the build succeeds
+  const cause = `the ${what} (build.log); nothing was scored`;
+  const rows = verified.report.rows.map(({ repro, ...row }): ReportRow => {
+    if (!repro) return { ...row, error: cause };
+    const { rerun: _, ...kept } = repro;
+    return { ...row, error: cause, repro: kept };
+  });
+  const diagnosis = { ...verified.report.diagnosis, lines: [`no diagnosis: nothing was scored, the ${what}`] };
+  const report: Report = { ...verified.report, rows, diagnosis, summary: { ...verified.report.summary, stopped: { cause, stderr: tail, log: BUILD_LOG } } };
   writeReport(reportPath, report, options.key ? { key: options.key } : {});
   const unrendered = await renderReports(folder, options.reporters.filter((r) => r !== "json"), options);
   return { name: submission.name, status: "graded", report: summaryOf(report), path: reportPath, ms: Date.now() - at.started, ...(unrendered ? { flag: unrendered } : {}) };

@@ -95,6 +95,11 @@ export interface ReportSummary {
   /** The headline under the header's scoring, when it has one (recomputed by every reader). */
   weighted?: WeightedScore;
   ms: number;
+  /**
+   * The end of what the subject wrote on stderr during a run that did not stop: the implementation's
+   * own prints, under a template (which keeps them off the protocol). Shown to the student.
+   */
+  output?: string;
   /** Set when the run stopped early: the subject could not start, or kept failing. */
   stopped?: Stopped;
 }
@@ -103,8 +108,10 @@ export interface ReportSummary {
 export interface Stopped {
   /** One line: the cause. */
   cause: string;
-  /** The end of what the subject wrote on stderr, when known. */
+  /** The end of what the subject wrote on stderr, when known (or of the log `log` names). */
   stderr?: string;
+  /** Set when `stderr` is the end of a log rather than the subject's stderr: `build.log` for a build that failed. */
+  log?: string;
   /**
    * The signal that interrupted the run (SIGINT, SIGTERM), when one did: the report keeps the rows
    * answered, and every reader refuses it as incomplete (never a baseline, never merged).
@@ -292,7 +299,7 @@ export function buildReport(run: Run, options: BuildOptions): Report {
     header,
     rows,
     diagnosis: { kind: "diagnosis", available: options.diagnosed ?? true, ...options.diagnosis },
-    summary: { kind: "summary", scores: options.scores, ms: run.ms, ...(options.stopped ? { stopped: { ...options.stopped, cause: subjectText(options.stopped.cause, SUBJECT_TEXT_CAPS.check), ...(options.stopped.stderr !== undefined ? { stderr: subjectText(options.stopped.stderr, SUBJECT_TEXT_CAPS.check) } : {}) } } : {}) },
+    summary: { kind: "summary", scores: options.scores, ms: run.ms, ...(run.stderr !== undefined && !options.stopped ? { output: subjectText(run.stderr, SUBJECT_TEXT_CAPS.check) } : {}), ...(options.stopped ? { stopped: { ...options.stopped, cause: subjectText(options.stopped.cause, SUBJECT_TEXT_CAPS.check), ...(options.stopped.stderr !== undefined ? { stderr: subjectText(options.stopped.stderr, SUBJECT_TEXT_CAPS.check) } : {}) } } : {}) },
     footer: { kind: "footer", rows: rows.length, finishedAt: run.finishedAt },
   };
   return options.weighting ? withWeighting(report, options.weighting) : report;
@@ -312,9 +319,9 @@ export function withWeighting(report: Report, weighting: Weighting): Report {
   if (!plain) {
     header.scoring = weighting;
     // the summary's keys in their usual order: scores, weighted, ms, stopped
-    const { kind, scores, ms, stopped } = summary;
+    const { kind, scores, ms, output, stopped } = summary;
     const weighted = weightedScore(report.rows, { level: header.level, tiers: header.tiers }, weighting);
-    return { ...report, header, summary: { kind, scores, weighted, ms, ...(stopped ? { stopped } : {}) } };
+    return { ...report, header, summary: { kind, scores, weighted, ms, ...(output !== undefined ? { output } : {}), ...(stopped ? { stopped } : {}) } };
   }
   return { ...report, header, summary };
 }

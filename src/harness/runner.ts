@@ -106,6 +106,8 @@ export interface Run {
   startedAt: string;
   finishedAt: string;
   ms: number;
+  /** The end of what the subject wrote on stderr (one session's), when it wrote anything. */
+  stderr?: string;
   /** Set when the run ended before every row was answered (the time budget ran out). */
   stopped?: { cause: string; interrupted?: string };
 }
@@ -184,6 +186,9 @@ export async function runRows(subject: Subject, rows: readonly Row[], options: R
     await Promise.allSettled(sessions.map((session) => session.close()));
   }
   if (stop !== undefined) throw stop;
+  // what the subject wrote on stderr (a template sends the implementation's prints there): the
+  // student's own output, shown in the report even when every row passed
+  const stderr = sessions.map((session) => session.stderrTail?.()).find((text) => text !== undefined && text.trim() !== "");
   if (expired !== undefined) {
     // the rows never sent: errored with the cause, so the report is whole
     rows.forEach((row, index) => {
@@ -202,6 +207,7 @@ export async function runRows(subject: Subject, rows: readonly Row[], options: R
     startedAt,
     finishedAt: new Date(finished).toISOString(),
     ms: finished - started,
+    ...(stderr !== undefined ? { stderr } : {}),
     ...(expired !== undefined ? { stopped: { cause: expired, ...(interrupted !== undefined ? { interrupted } : {}) } } : {}),
   };
 }

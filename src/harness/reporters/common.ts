@@ -175,13 +175,27 @@ export function stoppedBeforeAnswers(report: Report): boolean {
   return stopped !== undefined && report.rows.every((row) => row.status === "errored" && row.checks.length === 0 && row.error === stopped.cause);
 }
 
-/** The run stopped early: its cause and the end of the subject's stderr, for people. */
-export function stoppedText(report: Report, maxStderr = 2_000): { cause: string; stderr?: string } | undefined {
+/**
+ * The run stopped early: its cause and the end of the subject's stderr (or of the build's log), for
+ * people; `from` names which ("the subject's stderr", "build.log").
+ */
+export function stoppedText(report: Report, maxStderr = 2_000): { cause: string; stderr?: string; from: string } | undefined {
   const stopped = report.summary.stopped;
   if (!stopped) return undefined;
   const stderr = stopped.stderr?.trimEnd();
-  return { cause: oneLine(stopped.cause), ...(stderr ? { stderr: visible(stderr.length > maxStderr ? `…${stderr.slice(-maxStderr)}` : stderr) } : {}) };
+  const from = stopped.log !== undefined ? oneLine(stopped.log) : "the subject's stderr";
+  return { cause: oneLine(stopped.cause), from, ...(stderr ? { stderr: visible(stderr.length > maxStderr ? `…${stderr.slice(-maxStderr)}` : stderr) } : {}) };
 }
+
+/** What the subject wrote on stderr in a run that did not stop (a template's prints), for people. */
+export function outputText(report: Report, maxText = 2_000): string | undefined {
+  const output = report.summary.output?.trimEnd();
+  if (!output) return undefined;
+  return visible(output.length > maxText ? `${output.slice(0, maxText)}…` : output);
+}
+
+/** The heading shown above outputText. */
+export const OUTPUT_HEADING = "What the implementation wrote on stderr (its prints, kept off the protocol)";
 
 export function fraction(tally: Tally): string {
   return `${tally.passed}/${tally.rows}`;

@@ -40,7 +40,7 @@ export function renderGithubActions(report: Report, options: GithubActionsOption
   const lines: string[] = [];
   const stopped = stoppedText(report, maxText);
   if (stopped) {
-    lines.push(command("error", `tool-conformance: ${subjectLine(report)} could not be scored`, [stopped.cause, ...(stopped.stderr ? ["", "the end of its stderr:", stopped.stderr] : [])].join("\n")));
+    lines.push(command("error", `tool-conformance: ${subjectLine(report)} could not be scored`, [stopped.cause, ...(stopped.stderr ? ["", `the end of ${stopped.from}:`, stopped.stderr] : [])].join("\n")));
   }
   const failing = failingRows(report);
   // a run that never started errored every row with the same cause: said once above

@@ -1,5 +1,5 @@
 import type { Report, ReportRow } from "../report.js";
-import { countedRows, countsLine, differences, failingRows, fraction, headlineText, optionsOf, partsLine, partsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, weightingLines } from "./common.js";
+import { countedRows, countsLine, differences, failingRows, fraction, headlineText, optionsOf, partsLine, partsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, weightingLines, outputText, OUTPUT_HEADING } from "./common.js";
 import { isPlainRows, rowsWeighting, weightedParts, type WeightedTest } from "../weighting.js";
 import { clipText, oneLine, visible } from "./text.js";
 
@@ -145,8 +145,9 @@ export function renderGradescope(report: Report, options: GradescopeOptions = {}
       ...(partsLine(report) ? [partsLine(report)!] : []),
       ...weightingLines(report),
       ...(stopped
-        ? ["", `The run stopped: ${stopped.cause}`, ...(stopped.stderr ? ["", "The end of the submission's stderr:", stopped.stderr] : []), "", "Every row it did not answer counts as errored."]
+        ? ["", `The run stopped: ${stopped.cause}`, ...(stopped.stderr ? ["", `The end of ${stopped.from}:`, stopped.stderr] : []), "", "Every row it did not answer counts as errored."]
         : []),
+      ...(outputText(report) ? ["", `${OUTPUT_HEADING}:`, outputText(report)!] : []),
       "",
       "Diagnosis:",
       ...diagnosis.map((line) => `- ${line}`),

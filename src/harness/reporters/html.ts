@@ -2,7 +2,7 @@ import { pitfallLabel } from "../diagnosis.js";
 import type { Report, ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
-import { countedRows, countsLine, differences, headline, optionsOf, partsOf, points, reasonInWords, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
+import { countedRows, countsLine, differences, headline, optionsOf, partsOf, points, reasonInWords, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, outputText, OUTPUT_HEADING } from "./common.js";
 import { describeWeighting } from "../weighting.js";
 import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
 
@@ -67,8 +67,10 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
 
   const stopped = stoppedText(report, maxText);
   const stoppedBox = stopped
-    ? `<section class="stopped"><h2>The run stopped</h2><p>${escapeHtml(stopped.cause)}</p>${stopped.stderr ? `<p class="muted">The end of the subject's stderr:</p><pre>${escapeHtml(stopped.stderr)}</pre>` : ""}<p class="muted">Every row it did not answer counts as errored.</p></section>`
+    ? `<section class="stopped"><h2>The run stopped</h2><p>${escapeHtml(stopped.cause)}</p>${stopped.stderr ? `<p class="muted">The end of ${escapeHtml(stopped.from)}:</p><pre>${escapeHtml(stopped.stderr)}</pre>` : ""}<p class="muted">Every row it did not answer counts as errored.</p></section>`
     : "";
+  const output = outputText(report, maxText);
+  const outputBox = output ? `<section class="output"><p class="muted">${escapeHtml(OUTPUT_HEADING)}:</p><pre>${escapeHtml(output)}</pre></section>` : "";
 
   const table = [
     `<table><thead><tr><th>section</th>${tiers.map((tier) => `<th>${tier}</th>`).join("")}<th>total</th><th>score</th></tr></thead><tbody>`,
@@ -103,7 +105,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   const unanswered = stoppedBeforeAnswers(report);
   const failing = unanswered ? [] : rows.filter((row) => row.status !== "passed");
   const details = new Map<ReportRow, string>();
-  let budget = maxBytes - 64 * 1024 - utf8Bytes(table + diagnosis + stoppedBox) - rows.length * 200;
+  let budget = maxBytes - 64 * 1024 - utf8Bytes(table + diagnosis + stoppedBox + outputBox) - rows.length * 200;
   for (const row of failing) {
     const block = detailsOf(report, row, anchor.get(row)!, maxText);
     const size = utf8Bytes(block);
@@ -148,6 +150,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
 <p class="muted">${escapeHtml(settingsLine(report))} · ${escapeHtml(countsLine(t))} · ${escapeHtml(oneLine(report.header.startedAt))} · tool ${escapeHtml(oneLine(report.header.tool.version))}</p>
 </header>
 ${stoppedBox}
+${outputBox}
 <section class="diagnosis"><h2>Diagnosis</h2>${diagnosis}</section>
 <section class="summary">${table}</section>
 <p class="legend"><span class="c passed"></span> passed <span class="c failed"></span> failed <span class="c errored"></span> errored <span class="c skipped"></span> not answerable <label id="only-label" hidden><input type="checkbox" id="only"> only rows not passed</label></p>

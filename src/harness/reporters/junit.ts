@@ -72,7 +72,7 @@ export function renderJUnit(report: Report): string {
           : test.ele("failure", { type: row.status === "skipped" ? "not answerable" : "failed", message: clip(reasonOf(row, options)) });
       element.raw(cdata(bodyOf(report, row)));
     }
-    if (stopped) suite.ele("system-err").raw(cdata(`the run stopped: ${stopped.cause}${stopped.stderr ? `\n\nthe end of the subject's stderr:\n${stopped.stderr}` : ""}`));
+    if (stopped) suite.ele("system-err").raw(cdata(`the run stopped: ${stopped.cause}${stopped.stderr ? `\n\nthe end of ${stopped.from}:\n${stopped.stderr}` : ""}`));
   }
   return root.end({ pretty: true }) + "\n";
 }

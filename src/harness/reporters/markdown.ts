@@ -2,7 +2,7 @@ import { pitfallLabel } from "../diagnosis.js";
 import type { Report, ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
-import { countsLine, differences, failingRows, headlineText, optionsOf, partsOf, points, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf } from "./common.js";
+import { countsLine, differences, failingRows, headlineText, optionsOf, partsOf, points, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, outputText, OUTPUT_HEADING } from "./common.js";
 import { describeWeighting } from "../weighting.js";
 import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
 
@@ -47,8 +47,10 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   if (stopped) {
     out.push(`> **The run stopped:** ${inline(stopped.cause)}`);
     out.push("");
-    if (stopped.stderr) out.push("The end of the subject's stderr:", "", ...fence(stopped.stderr));
+    if (stopped.stderr) out.push(`The end of ${stopped.from}:`, "", ...fence(stopped.stderr));
   }
+  const output = outputText(report, maxText);
+  if (output) out.push(`${OUTPUT_HEADING}:`, "", ...fence(output));
   out.push(`| section | ${tiers.join(" | ")} | total | score |`);
   out.push(`| --- | ${tiers.map(() => "---:").join(" | ")} | ---: | ---: |`);
   for (const section of sectionsOf(report)) {

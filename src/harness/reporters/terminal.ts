@@ -2,7 +2,7 @@ import { styleText } from "node:util";
 import type { Report, ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
-import { countsLine, differences, failingRows, headline, optionsOf, partsLine, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, weightingLines } from "./common.js";
+import { countsLine, differences, failingRows, headline, optionsOf, partsLine, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, weightingLines, outputText, OUTPUT_HEADING } from "./common.js";
 import { clipText, noWorkflowCommands, oneLine, visible } from "./text.js";
 
 // The terminal summary: the score per section and tier, per level, the failing rows with what
@@ -51,9 +51,11 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
   const stopped = stoppedText(report);
   if (stopped) {
     out.push(`${paint(["bold", "magenta"], "the run stopped:")} ${stopped.cause}`);
-    if (stopped.stderr) out.push(paint("dim", "  the end of the subject's stderr:"), ...indent(stopped.stderr, 4).map((line) => paint("dim", line)));
+    if (stopped.stderr) out.push(paint("dim", `  the end of ${stopped.from}:`), ...indent(stopped.stderr, 4).map((line) => paint("dim", line)));
     out.push("");
   }
+  const output = outputText(report, 600);
+  if (output) out.push(paint("dim", `${OUTPUT_HEADING}:`), ...indent(output, 4).slice(0, 12).map((line) => paint("dim", line)), "");
 
   const nameWidth = Math.max(7, ...sectionsOf(report).map((s) => s.length)) + 2;
   const width = 11;
