@@ -354,4 +354,18 @@ describe("score --fresh", () => {
     expect(failed[0]!.id).not.toContain("/4/");
     expect(failed[0]!.repro?.why).toMatch(/^A case generated for this run, answered by the reference implementation\. .*\(spec 2\.[23]\)\.$/);
   });
+
+  it("judges generated cases by the diagnosis like any row: a pitfall's failing fresh rows are its own, none unexplained", () => {
+    const out = mkdtempSync(join(tmpdir(), "tc-fresh-"));
+    // s05 (minimum treated as exclusive) and s12 (definitions in map order) fail some of seed 7's cases
+    for (const mutant of ["s05", "s12"]) {
+      cli("score", `mutant:${mutant}`, "--fresh", "200", "--seed", "7", "--reporter", "json", "--out", out, "--min-score", "0");
+      const report = readReport(join(out, "report.jsonl"));
+      const failing = report.rows.filter((row) => row.part === "fresh" && row.status !== "passed").map((row) => row.id);
+      expect(failing.length, mutant).toBeGreaterThan(0);
+      expect(report.diagnosis.matches.map((m) => m.id), mutant).toEqual([mutant]);
+      expect(report.diagnosis.matches[0]!.rows, mutant).toEqual(expect.arrayContaining(failing));
+      expect(report.diagnosis.unexplained, mutant).toEqual([]);
+    }
+  });
 });

@@ -28,6 +28,11 @@ export interface FingerprintOptions {
   corpus: readonly Row[];
   /** Where the cache lives; default next to the built mutants. null: no cache. */
   cacheDir?: string | null;
+  /**
+   * Rows made for this run alone (--fresh's generated cases): fingerprinted every time, never cached
+   * (a seed's rows are seen once), and added to the corpus's, so the diagnosis judges them like any row.
+   */
+  generated?: readonly Row[];
 }
 
 const CACHE_VERSION = 3;
@@ -44,12 +49,16 @@ export async function mutantFingerprints(options: FingerprintOptions): Promise<F
     if (error instanceof MutantError) return { fingerprints: [], unavailable: error.message };
     throw error;
   }
-  const cached = file ? readCache(file) : undefined;
-  if (cached) return { fingerprints: cached };
   try {
-    const fingerprints = await matrixFingerprints(rows, { profile: options.profile, catalog });
-    if (file) writeCache(file, fingerprints);
-    return { fingerprints };
+    let fingerprints = file ? readCache(file) : undefined;
+    if (!fingerprints) {
+      fingerprints = await matrixFingerprints(rows, { profile: options.profile, catalog });
+      if (file) writeCache(file, fingerprints);
+    }
+    const generated = rowsForProfile(options.generated ?? [], options.profile);
+    if (generated.length === 0) return { fingerprints };
+    const more = new Map((await matrixFingerprints(generated, { profile: options.profile, catalog })).map((print) => [print.id, print.answers]));
+    return { fingerprints: fingerprints.map((print) => ({ ...print, answers: { ...print.answers, ...more.get(print.id) } })) };
   } catch (error) {
     if (error instanceof MutantError) return { fingerprints: [], unavailable: error.message };
     throw error;

@@ -302,7 +302,7 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   let diagnosed = true;
   const failing = failingIds(run.results, scoring);
   if (diagnosis.failing > 0 && flags.diagnosis) {
-    const prints = await mutantFingerprints({ profile: flags.profile, corpus });
+    const prints = await mutantFingerprints({ profile: flags.profile, corpus, generated });
     if (prints.unavailable === undefined) diagnosis = diagnose(run.results, scoring, prints.fingerprints);
     else {
       diagnosed = false;
