@@ -7,7 +7,7 @@ import YAML from "yaml";
 import { harnessFailure } from "../src/grade/grade.js";
 import { parseTemplate } from "../src/grade/template.js";
 import { PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { readReport, SUBJECT_TEXT_CAPS, type Report } from "../src/harness/report.js";
+import { readKeyFile, readReport, verifyReportFile, SUBJECT_TEXT_CAPS, type Report } from "../src/harness/report.js";
 import { cgroupSupport } from "../src/harness/sandbox/index.js";
 import { seedFromKey } from "../src/cli/commands/score.js";
 import { MAIN, NODE, NODE_BINDS, requireBwrap } from "./hostile-helpers.js";
@@ -201,7 +201,7 @@ describe("no borrowed answers", () => {
     expect(JSON.parse(/SEEN (\{.*\})/.exec(whole.report!.summary.stopped?.stderr ?? "")![1]!).paths[NODE]).toBe(true);
   });
 
-  it("a submission carrying this tool's files is flagged in the class table; an honest one is not", { timeout: 90_000 }, () => {
+  it("a submission carrying this tool's files is flagged in its own signed report, the class table and merge; an honest one is not", { timeout: 90_000 }, () => {
     const root = scratchDir("tc-red-carry-");
     const subs = join(root, "submissions");
     for (const name of ["carrier", "honest"]) {
@@ -215,12 +215,25 @@ describe("no borrowed answers", () => {
     const corpusFile = readdirSync(join(PACKAGE_ROOT, "conformance", "corpus"), { recursive: true, withFileTypes: true }).find((e) => e.isFile() && statSync(join(e.parentPath, e.name)).size > 1024)!;
     copyFileSync(join(corpusFile.parentPath, corpusFile.name), join(vendored, "data.bin"));
     const out = join(root, "grades");
-    const result = spawnSync(NODE, [MAIN, "grade", subs, "--subject", `python3 ${ADAPTER} toolreg.py`, "--out", out, "--filter", "validate/type/*"], { encoding: "utf8", timeout: 80_000 });
+    const keyFile = join(root, "grading.key");
+    writeFileSync(keyFile, "5a".repeat(32) + "\n");
+    const result = spawnSync(NODE, [MAIN, "grade", subs, "--subject", `python3 ${ADAPTER} toolreg.py`, "--out", out, "--filter", "validate/type/*", "--key", keyFile, "--reporter", "markdown"], { encoding: "utf8", timeout: 80_000 });
     expect(result.status, result.stderr).toBe(0);
     const csv = readFileSync(join(out, "class.csv"), "utf8");
     expect(csv).toMatch(/^carrier,.*FLAGGED: carries 2 files of tool-conformance \(/m);
+    expect(csv.match(/FLAGGED/g)).toHaveLength(1);
     expect(csv).not.toMatch(/^honest,.*FLAGGED/m);
     expect(result.stderr).toMatch(/carrier .*FLAGGED/);
+    // in the student's own report, signed: every reader sees it, and merge (the distributed templates' end) too
+    const verified = verifyReportFile(join(out, "carrier", "report.jsonl"), { key: readKeyFile(keyFile) });
+    expect(verified.ok && verified.report.summary.flags).toEqual([expect.stringMatching(/^FLAGGED: carries 2 files of tool-conformance/)]);
+    expect(readFileSync(join(out, "carrier", "summary.md"), "utf8")).toMatch(/^> \*\*FLAGGED: carries 2 files/m);
+    expect(readFileSync(join(out, "honest", "summary.md"), "utf8")).not.toContain("FLAGGED");
+    const merged = spawnSync(NODE, [MAIN, "merge", join(out, "carrier", "report.jsonl"), join(out, "honest", "report.jsonl"), "--key", keyFile, "--out", join(root, "merged")], { encoding: "utf8", timeout: 30_000 });
+    expect(merged.status, merged.stderr).toBe(0);
+    const mergedCsv = readFileSync(join(root, "merged", "class.csv"), "utf8");
+    expect(mergedCsv).toMatch(/^carrier,.*FLAGGED: carries 2 files/m);
+    expect(mergedCsv).not.toMatch(/^honest,.*FLAGGED/m);
   });
 
   it("--fresh with --key: the seed comes from the key, the same for every run, and no output shows it", { timeout: 90_000 }, () => {

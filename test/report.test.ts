@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadCorpus } from "../src/harness/corpus.js";
 import { diagnose } from "../src/harness/diagnosis.js";
 import { evidenceOf } from "../src/harness/symptom.js";
-import { buildReport, buildStoppedReport, formatReport, parseReport, readReport, REPORT_FORMAT, ReportError, REPRO_MAX_CHARS, reproductionOf, writeFileAtomic, writeReport, type Report } from "../src/harness/report.js";
+import { buildReport, flagsOf, buildStoppedReport, formatReport, parseReport, readReport, REPORT_FORMAT, ReportError, REPRO_MAX_CHARS, reproductionOf, writeFileAtomic, writeReport, type Report } from "../src/harness/report.js";
 import { inProcessSubject } from "../src/harness/subjects/in-process.js";
 import { instanceTextOf, schemaTextOf, TIERS } from "../src/harness/rows.js";
 import { runRows } from "../src/harness/runner.js";
@@ -200,5 +200,23 @@ describe("a run that stopped early", () => {
     expect(stopped.rows.slice(0, 3).map((r) => r.status)).toEqual(["passed", "passed", "passed"]);
     expect(stopped.rows.slice(3).every((r) => r.status === "errored")).toBe(true);
     expect(stopped.summary.scores.total.passed).toBe(3);
+  });
+});
+
+describe("flags for the grader", () => {
+  const tally = (passed: number, rows: number) => ({ rows, passed, failed: rows - passed, errored: 0, skipped: 0, percent: Math.floor((passed / rows) * 10000) / 100 });
+  const withParts = (corpus: [number, number], fresh?: [number, number], flags?: string[]) =>
+    ({ summary: { scores: { byPart: { corpus: tally(...corpus), ...(fresh ? { fresh: tally(...fresh) } : {}) } }, ...(flags ? { flags } : {}) } }) as unknown as Report;
+
+  it("a fresh part 25 points or more below the corpus part is flagged; a smaller gap, or no fresh part, is not", () => {
+    expect(flagsOf(withParts([100, 100], [74, 100]))).toEqual(["FLAGGED: fresh part 74% far below corpus part 100%"]);
+    expect(flagsOf(withParts([100, 100], [75, 100]))).toEqual(["FLAGGED: fresh part 75% far below corpus part 100%"]);
+    expect(flagsOf(withParts([100, 100], [76, 100]))).toEqual([]);
+    expect(flagsOf(withParts([50, 100], [30, 100]))).toEqual([]);
+    expect(flagsOf(withParts([100, 100]))).toEqual([]);
+  });
+
+  it("the flags grade wrote come first, then the recomputed ones", () => {
+    expect(flagsOf(withParts([100, 100], [10, 100], ["FLAGGED: carries 3 files of tool-conformance"]))).toEqual(["FLAGGED: carries 3 files of tool-conformance", "FLAGGED: fresh part 10% far below corpus part 100%"]);
   });
 });

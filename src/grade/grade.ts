@@ -365,6 +365,8 @@ async function buildAndScore(
   }
 
   const flag = flagged();
+  // a copy of this package found in the submission is kept in the student's signed report too
+  const flagArgs = flag.flag ? [`--flag=${flag.flag}`] : [];
   const log = join(folder, SCORE_LOG);
   writeFileSync(log, "");
   const argv = [
@@ -380,6 +382,7 @@ async function buildAndScore(
     "--min-score=0",
     "--no-progress",
     `--jobs=${options.jobs}`,
+    ...flagArgs,
     ...options.scoreArgs,
   ];
   const ending = await runSupervised(argv, { limitMs: options.scoreTimeoutMs, logFile: log, maxLogBytes: MAX_LOG_BYTES });
@@ -479,23 +482,15 @@ function relativeIn(text: string, cwd: string): string {
   return text.replaceAll(cwd + sep, "");
 }
 
-/** How many points the fresh part may trail the corpus part before the line is flagged (a table of answers passes the corpus, not fresh cases). */
-export const FRESH_GAP = 25;
-
 /** The class table: one line per submission, in their order; a submission without a report scores 0 with its reason. */
 export function gradeTable(outcomes: readonly Outcome[]): ClassTable {
   const table = classTable(outcomes.map((o) => (o.status === "failed" ? { path: o.path, reason: o.reason } : { path: o.path, report: o.report })));
   // merge names a refused report by its path; here every line is a submission, named by its folder
   table.lines.forEach((line, i) => (line.label = outcomes[i]!.name));
-  // what a grader must look at: this package carried along, a fresh part far below the corpus part
-  const fresh = table.parts.indexOf("fresh" as (typeof table.parts)[number]);
-  const corpus = table.parts.indexOf("corpus" as (typeof table.parts)[number]);
+  // what the grade noticed beside the report (a report's own flags are in its line already)
   table.lines.forEach((line, i) => {
-    const notes = [outcomes[i]!.flag];
-    const [f, c] = [line.parts[fresh], line.parts[corpus]];
-    if (fresh >= 0 && corpus >= 0 && f !== undefined && c !== undefined && c - f >= FRESH_GAP) notes.push(`FLAGGED: fresh part ${formatPercent(f)} far below corpus part ${formatPercent(c)}`);
-    const said = notes.filter(Boolean).join("; ");
-    if (said) line.diagnosis = `${said}; ${line.diagnosis}`;
+    const flag = outcomes[i]!.flag;
+    if (flag && !line.diagnosis.includes(flag)) line.diagnosis = `${flag}; ${line.diagnosis}`;
   });
   return table;
 }

@@ -8,7 +8,7 @@ import type { Implementation } from "./protocol.js";
 import { instanceTextOf, LEVELS, parametersTextOf, PARTS, PROFILES, profileNamed, schemaTextOf, SECTIONS, TIERS, type Level, type ProfileName, type Row, type Section, type SimpleStep, type Step, type Tier } from "./rows.js";
 import type { Run } from "./runner.js";
 import { clipText, shellQuote } from "./reporters/text.js";
-import { failingIds, score, statusAt, type Scores } from "./scoring.js";
+import { failingIds, formatPercent, score, statusAt, type Scores } from "./scoring.js";
 import { checkWeighting, isPlainRows, weightedScore, type WeightedScore, type Weighting } from "./weighting.js";
 import { makeDirectory } from "./directory.js";
 
@@ -100,6 +100,11 @@ export interface ReportSummary {
    * own prints, under a template (which keeps them off the protocol). Shown to the student.
    */
   output?: string;
+  /**
+   * What a grader must look at, set by `grade` before the report is signed: the submission carries
+   * this package's files (its reference, its corpus). See flagsOf for every flag a reader shows.
+   */
+  flags?: string[];
   /** Set when the run stopped early: the subject could not start, or kept failing. */
   stopped?: Stopped;
 }
@@ -202,6 +207,8 @@ export interface BuildOptions extends ScoreOptions {
   stopped?: Stopped;
   /** How the headline is scored (default: rows passed over rows). */
   weighting?: Weighting;
+  /** Notes for the grader (summary.flags). */
+  flags?: readonly string[];
 }
 
 /**
@@ -299,7 +306,7 @@ export function buildReport(run: Run, options: BuildOptions): Report {
     header,
     rows,
     diagnosis: { kind: "diagnosis", available: options.diagnosed ?? true, ...options.diagnosis },
-    summary: { kind: "summary", scores: options.scores, ms: run.ms, ...(run.stderr !== undefined && !options.stopped ? { output: subjectText(run.stderr, SUBJECT_TEXT_CAPS.check) } : {}), ...(options.stopped ? { stopped: { ...options.stopped, cause: subjectText(options.stopped.cause, SUBJECT_TEXT_CAPS.check), ...(options.stopped.stderr !== undefined ? { stderr: subjectText(options.stopped.stderr, SUBJECT_TEXT_CAPS.check) } : {}) } } : {}) },
+    summary: { kind: "summary", scores: options.scores, ms: run.ms, ...(run.stderr !== undefined && !options.stopped ? { output: subjectText(run.stderr, SUBJECT_TEXT_CAPS.check) } : {}), ...(options.flags?.length ? { flags: [...options.flags] } : {}), ...(options.stopped ? { stopped: { ...options.stopped, cause: subjectText(options.stopped.cause, SUBJECT_TEXT_CAPS.check), ...(options.stopped.stderr !== undefined ? { stderr: subjectText(options.stopped.stderr, SUBJECT_TEXT_CAPS.check) } : {}) } } : {}) },
     footer: { kind: "footer", rows: rows.length, finishedAt: run.finishedAt },
   };
   return options.weighting ? withWeighting(report, options.weighting) : report;
@@ -319,9 +326,9 @@ export function withWeighting(report: Report, weighting: Weighting): Report {
   if (!plain) {
     header.scoring = weighting;
     // the summary's keys in their usual order: scores, weighted, ms, stopped
-    const { kind, scores, ms, output, stopped } = summary;
+    const { kind, scores, ms, output, flags, stopped } = summary;
     const weighted = weightedScore(report.rows, { level: header.level, tiers: header.tiers }, weighting);
-    return { ...report, header, summary: { kind, scores, weighted, ms, ...(output !== undefined ? { output } : {}), ...(stopped ? { stopped } : {}) } };
+    return { ...report, header, summary: { kind, scores, weighted, ms, ...(output !== undefined ? { output } : {}), ...(flags ? { flags } : {}), ...(stopped ? { stopped } : {}) } };
   }
   return { ...report, header, summary };
 }
@@ -340,6 +347,7 @@ export interface StoppedRunOptions extends ScoreOptions {
   stopped: Stopped;
   rerun?: Rerun;
   weighting?: Weighting;
+  flags?: readonly string[];
 }
 
 /**
@@ -372,11 +380,28 @@ export function buildStoppedReport(options: StoppedRunOptions): Report {
     ...(options.rerun !== undefined ? { rerun: options.rerun } : {}),
     stopped: options.stopped,
     ...(options.weighting ? { weighting: options.weighting } : {}),
+    ...(options.flags ? { flags: options.flags } : {}),
   });
   // the handshake never completed: say so rather than invent one
   delete report.header.subject.protocolVersion;
   delete report.header.subject.capabilities;
   return report;
+}
+
+/** How many points the fresh part may trail the corpus part before a report is flagged (a table of the public answers passes the corpus, not fresh cases). */
+export const FRESH_GAP = 25;
+
+/**
+ * Every flag for the grader a report carries: those `grade` wrote (summary.flags), and a fresh part
+ * far below the corpus part, recomputed from the scores. Shown in every report and the class table.
+ */
+export function flagsOf(report: Report): string[] {
+  const flags = [...(report.summary.flags ?? [])];
+  const { fresh, corpus } = report.summary.scores.byPart ?? {};
+  if (fresh && corpus && fresh.rows > 0 && corpus.percent - fresh.percent >= FRESH_GAP) {
+    flags.push(`FLAGGED: fresh part ${formatPercent(fresh.percent)} far below corpus part ${formatPercent(corpus.percent)}`);
+  }
+  return flags;
 }
 
 /** The longest schema or argument text a report keeps (the rerun command reproduces any row whole). */

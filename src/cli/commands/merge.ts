@@ -4,7 +4,7 @@ import { pitfallLabel } from "../../harness/diagnosis.js";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { classView, viewHtml, viewMarkdown } from "../../harness/class-view.js";
-import { readKeyFile, verifyReportFile, withWeighting, writeFileAtomic, type Report, type VerifiedReport } from "../../harness/report.js";
+import { flagsOf, readKeyFile, verifyReportFile, withWeighting, writeFileAtomic, type Report, type VerifiedReport } from "../../harness/report.js";
 import { clipText, noWorkflowCommands, oneLine } from "../../harness/reporters/text.js";
 import { describeWeighting, type Weighting } from "../../harness/weighting.js";
 import { addScoringOptions, scoringGiven, weightingFrom, type ScoringFlags } from "../scoring-options.js";
@@ -154,6 +154,7 @@ export function classTable(given: readonly ClassInput[], weighting?: Weighting):
           ? // every mistake named, never "+N"
             d.matches.map((m) => `${m.id} (${pitfallLabel(m.pitfall)}, ${m.title})`).join("; ") + (d.unexplained.length > 0 ? `; ${d.unexplained.length} row${d.unexplained.length === 1 ? "" : "s"} unexplained` : "")
           : "no known pitfall";
+    const flags = flagsOf(report);
     // a label shared by several submissions (the same adapter command) is told apart by its file
     const label = labels.filter((l) => l === labels[i]).length > 1 ? `${labels[i]} (${path})` : labels[i]!;
     const stopped = report.summary.stopped;
@@ -168,7 +169,7 @@ export function classTable(given: readonly ClassInput[], weighting?: Weighting):
       passed: scores.total.passed,
       rows: scores.total.rows,
       errored: scores.total.errored,
-      diagnosis,
+      diagnosis: [...flags, diagnosis].join("; "),
     };
   });
   return { sections, parts, lines };

@@ -97,6 +97,7 @@ interface ScoreFlags extends ScoringFlags {
   cpuSeconds?: string;
   maxFileSize?: string;
   budget?: string;
+  flag: string[];
 }
 
 const collect = (value: string, previous: string[]) => [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
@@ -143,6 +144,8 @@ export function register(program: Command): void {
     .option("--cpu-seconds <n>", `under --sandbox bwrap, the CPU seconds each subject process may use before it is killed, 1 to ${MAX_CPU_SECONDS} (default ${DEFAULT_LIMITS.cpuSeconds})`)
     .option("--max-file-size <size>", `under --sandbox bwrap, the largest file the subject may write (default ${formatSize(DEFAULT_LIMITS.fileBytes).replace(" MiB", "M")})`)
     .option("--budget <duration>", `the whole run's time limit, e.g. 60s or 5m, at most ${formatWait(MAX_WAIT_MS)}: past it, the rows not answered are errored with that cause and the report is written (default: none)`);
+  // grade's own: a flag for the grader (this package found in the submission), kept in the signed report
+  command.addOption(new Option("--flag <text>", "a note for the grader, kept in the report's summary (grade sets it)").hideHelp().argParser((value: string, previous: string[] = []) => [...previous, value]).default([]));
   withoutEmptyDefaults(addScoringOptions(command))
     .action(async (positional: string | undefined, flags: ScoreFlags) => {
       process.exitCode = await scoreCommand(positional, flags);
@@ -264,14 +267,14 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
         // the signal stopped the subject while it started: nothing was answered
         const signal = String(interrupt.signal.reason);
         const stopped = { cause: `interrupted (${signal})`, interrupted: signal, answered: answeredCount() };
-        const report = buildStoppedReport({ profile: flags.profile, ...scoring, filters, corpusRows, label: label(), rows, answered, startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped, rerun, weighting });
+        const report = buildStoppedReport({ profile: flags.profile, ...scoring, filters, corpusRows, label: label(), rows, answered, startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped, rerun, weighting, flags: flags.flag });
         return await reportInterrupted(report, signal, answeredCount(), rows.length, reporters, flags, points, jsonToStdout, sign);
       }
       // the subject could not start or kept failing: a whole report all the same (score 0 for what it never
       // answered, the cause and the end of its stderr), then exit 3
       const cause = oneLine(error.message);
       const stopped = { cause, ...(error.stderr ? { stderr: tailOf(error.stderr) } : {}) };
-      await emit(buildStoppedReport({ profile: flags.profile, ...scoring, filters, corpusRows, label: label(), rows, answered, startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped, rerun, weighting }));
+      await emit(buildStoppedReport({ profile: flags.profile, ...scoring, filters, corpusRows, label: label(), rows, answered, startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped, rerun, weighting, flags: flags.flag }));
       throw new SubjectError(noWorkflowCommands(cause));
     }
     if (run.stopped?.interrupted !== undefined) {
@@ -313,7 +316,7 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
     diagnosis = { ...diagnosis, matches: [], unexplained: failing, lines: ["no diagnosis (--no-diagnosis)"] };
   }
   if (flags.label) run.label = flags.label;
-  const report = buildReport(run, { profile: flags.profile, ...scoring, filters, corpusRows, scores, diagnosis, diagnosed, rows, rerun, weighting, ...(run.stopped ? { stopped: run.stopped } : {}) });
+  const report = buildReport(run, { profile: flags.profile, ...scoring, filters, corpusRows, scores, diagnosis, diagnosed, rows, rerun, weighting, flags: flags.flag, ...(run.stopped ? { stopped: run.stopped } : {}) });
   await emit(report);
   // this run's report is whole: an earlier interrupted one beside it is out of date
   if (reporters.includes("json") && !jsonToStdout) rmSync(join(flags.out, INTERRUPTED_REPORT_FILE), { force: true });

@@ -1,4 +1,4 @@
-import type { Report, ReportRow } from "../report.js";
+import { flagsOf, type Report, type ReportRow } from "../report.js";
 import { countedRows, countsLine, differences, failingRows, fraction, headlineText, optionsOf, partsLine, partsOf, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, weightingLines, outputText, OUTPUT_HEADING } from "./common.js";
 import { isPlainRows, rowsWeighting, weightedParts, type WeightedTest } from "../weighting.js";
 import { clipText, oneLine, visible } from "./text.js";
@@ -147,6 +147,7 @@ export function renderGradescope(report: Report, options: GradescopeOptions = {}
       ...(stopped
         ? ["", `The run stopped: ${stopped.cause}`, ...(stopped.stderr ? ["", `The end of ${stopped.from}:`, stopped.stderr] : []), "", "Every row it did not answer counts as errored."]
         : []),
+      ...flagsOf(report).flatMap((flag) => ["", oneLine(flag)]),
       ...(outputText(report) ? ["", `${OUTPUT_HEADING}:`, outputText(report)!] : []),
       "",
       "Diagnosis:",

@@ -1,5 +1,5 @@
 import { pitfallLabel } from "../diagnosis.js";
-import type { Report, ReportRow } from "../report.js";
+import { flagsOf, type Report, type ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
 import { countedRows, countsLine, differences, headline, optionsOf, partsOf, points, reasonInWords, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, outputText, OUTPUT_HEADING } from "./common.js";
@@ -70,6 +70,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     ? `<section class="stopped"><h2>The run stopped</h2><p>${escapeHtml(stopped.cause)}</p>${stopped.stderr ? `<p class="muted">The end of ${escapeHtml(stopped.from)}:</p><pre>${escapeHtml(stopped.stderr)}</pre>` : ""}<p class="muted">Every row it did not answer counts as errored.</p></section>`
     : "";
   const output = outputText(report, maxText);
+  const flagsBox = flagsOf(report).map((flag) => `<section class="stopped"><p><strong>${escapeHtml(oneLine(flag))}</strong></p></section>`).join("");
   const outputBox = output ? `<section class="output"><p class="muted">${escapeHtml(OUTPUT_HEADING)}:</p><pre>${escapeHtml(output)}</pre></section>` : "";
 
   const table = [
@@ -105,7 +106,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   const unanswered = stoppedBeforeAnswers(report);
   const failing = unanswered ? [] : rows.filter((row) => row.status !== "passed");
   const details = new Map<ReportRow, string>();
-  let budget = maxBytes - 64 * 1024 - utf8Bytes(table + diagnosis + stoppedBox + outputBox) - rows.length * 200;
+  let budget = maxBytes - 64 * 1024 - utf8Bytes(table + diagnosis + stoppedBox + flagsBox + outputBox) - rows.length * 200;
   for (const row of failing) {
     const block = detailsOf(report, row, anchor.get(row)!, maxText);
     const size = utf8Bytes(block);
@@ -150,7 +151,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
 <p class="muted">${escapeHtml(settingsLine(report))} · ${escapeHtml(countsLine(t))} · ${escapeHtml(oneLine(report.header.startedAt))} · tool ${escapeHtml(oneLine(report.header.tool.version))}</p>
 </header>
 ${stoppedBox}
-${outputBox}
+${flagsBox}${outputBox}
 <section class="diagnosis"><h2>Diagnosis</h2>${diagnosis}</section>
 <section class="summary">${table}</section>
 <p class="legend"><span class="c passed"></span> passed <span class="c failed"></span> failed <span class="c errored"></span> errored <span class="c skipped"></span> not answerable <label id="only-label" hidden><input type="checkbox" id="only"> only rows not passed</label></p>

@@ -1,5 +1,5 @@
 import { pitfallLabel } from "../diagnosis.js";
-import type { Report, ReportRow } from "../report.js";
+import { flagsOf, type Report, type ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
 import { countsLine, differences, failingRows, headlineText, optionsOf, partsOf, points, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, outputText, OUTPUT_HEADING } from "./common.js";
@@ -49,6 +49,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     out.push("");
     if (stopped.stderr) out.push(`The end of ${stopped.from}:`, "", ...fence(stopped.stderr));
   }
+  for (const flag of flagsOf(report)) out.push(`> **${inline(flag)}**`, "");
   const output = outputText(report, maxText);
   if (output) out.push(`${OUTPUT_HEADING}:`, "", ...fence(output));
   out.push(`| section | ${tiers.join(" | ")} | total | score |`);

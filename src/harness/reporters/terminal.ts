@@ -1,5 +1,5 @@
 import { styleText } from "node:util";
-import type { Report, ReportRow } from "../report.js";
+import { flagsOf, type Report, type ReportRow } from "../report.js";
 import { LEVELS } from "../rows.js";
 import { formatPercent, type Tally } from "../scoring.js";
 import { countsLine, differences, failingRows, headline, optionsOf, partsLine, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, weightingLines, outputText, OUTPUT_HEADING } from "./common.js";
@@ -54,6 +54,7 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
     if (stopped.stderr) out.push(paint("dim", `  the end of ${stopped.from}:`), ...indent(stopped.stderr, 4).map((line) => paint("dim", line)));
     out.push("");
   }
+  for (const flag of flagsOf(report)) out.push(paint(["bold", "magenta"], oneLine(flag)), "");
   const output = outputText(report, 600);
   if (output) out.push(paint("dim", `${OUTPUT_HEADING}:`), ...indent(output, 4).slice(0, 12).map((line) => paint("dim", line)), "");
 
