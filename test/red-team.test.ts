@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -152,6 +152,38 @@ describe("neighbours unharmed: processes and memory", () => {
     // RLIMIT_DATA alone does not see it: the documented gap without cgroups
     const uncapped = score(dir, "python3 shared-memory.py 384", [...FEW, "--memory", "128M"], { TOOL_CONFORMANCE_NO_CGROUPS: "1" });
     expect(uncapped.report!.summary.stopped?.stderr).toMatch(/held 384 MiB/);
+  });
+
+  it("each sandbox has a CPU share of its own (a cpu cgroup, where one is writable) and its processes are the OOM killer's first choice", { timeout: 60_000 }, async () => {
+    const dir = submission();
+    const out = scratchDir("tc-red-out-");
+    const marker = `37.${process.pid % 1000}`;
+    const child = spawn(NODE, [MAIN, "score", "--subject", `sleep ${marker}`, "--submission", dir, "--out", out, "--no-progress", "--sandbox", "bwrap", ...NODE_BINDS, ...FEW], { stdio: ["ignore", "ignore", "pipe"] });
+    let said = "";
+    child.stderr.on("data", (chunk: Buffer) => (said += chunk.toString()));
+    try {
+      let pid: number | undefined;
+      for (let waited = 0; pid === undefined && waited < 20_000; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        pid = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).find((p) => {
+          try {
+            return readFileSync(`/proc/${p}/cmdline`, "utf8") === `sleep\0${marker}\0`;
+          } catch {
+            return false;
+          }
+        });
+      }
+      expect(pid, said).toBeDefined();
+      expect(readFileSync(`/proc/${pid}/oom_score_adj`, "utf8").trim()).toBe("1000");
+      const groups = readFileSync(`/proc/${pid}/cgroup`, "utf8");
+      if (support.cpu) {
+        expect(groups).toMatch(support.version === "v1" ? /^\d+:[\w,]*\bcpu\b[\w,]*:.*\/tool-conformance-\d+-\d+$/m : /^0::.*\/tool-conformance-\d+-\d+$/m);
+        expect(said).toMatch(new RegExp(`an equal CPU share \\(cpu cgroup ${support.version}\\)`));
+      } else expect(said).toMatch(/no CPU share of its own/);
+      expect(said).toMatch(/first in line for the OOM killer/);
+    } finally {
+      child.kill("SIGKILL");
+    }
   });
 
   it("a class with a fork bomb and a memory hog: the honest neighbours score what they score alone", { timeout: 120_000 }, () => {

@@ -4,7 +4,7 @@ import type { Body, StartReply } from "../src/harness/protocol.js";
 import type { Row } from "../src/harness/rows.js";
 import { makesMessageCheck, TIERS } from "../src/harness/rows.js";
 import { ProtocolError } from "../src/harness/run-row.js";
-import { causeOf, globToRegExp, runRows, selectRows } from "../src/harness/runner.js";
+import { causeOf, globToRegExp, MAX_RETRIES, runRows, selectRows } from "../src/harness/runner.js";
 import { score } from "../src/harness/scoring.js";
 import { inProcessSubject } from "../src/harness/subjects/in-process.js";
 import { SubjectError, type Session, type Subject } from "../src/harness/subjects/subject.js";
@@ -131,9 +131,32 @@ describe("runner", () => {
   it("errors a row that gets no reply within the guard", async () => {
     const first = (rows[0] as Extract<Row, { kind: "validate" }>).instance;
     const subject = fakeSubject({ fail: (body) => ("instance" in body && body.instance === first ? "hang" : undefined) });
-    const run = await runRows(subject, rows.slice(0, 3), { profile: "ag02", ...options, jobs: 1, requestTimeoutMs: 50, progress: false });
+    const run = await runRows(subject, rows.slice(0, 3), { profile: "ag02", ...options, jobs: 1, requestTimeoutMs: 50, progress: false, starved: () => undefined });
     expect(run.results[0]).toMatchObject({ status: "errored", error: 'no reply to "validate" within 50 ms' });
+    expect(run.results[0]!.retried).toBeUndefined();
     expect(run.results.slice(1).every((r) => r.status === "passed")).toBe(true);
+  });
+
+  it("a row that timed out while the machine was starved runs once more, and counts as that second attempt", async () => {
+    const first = (rows[0] as Extract<Row, { kind: "validate" }>).instance;
+    let hangs = 1;
+    const subject = fakeSubject({ fail: (body) => ("instance" in body && body.instance === first && hangs-- > 0 ? "hang" : undefined) });
+    const run = await runRows(subject, rows.slice(0, 3), { profile: "ag02", ...options, jobs: 1, requestTimeoutMs: 50, progress: false, starved: () => "load 9.0 on 2 cores" });
+    expect(run.results[0]).toMatchObject({ status: "passed", retried: 'its first attempt timed out while the machine was starved (load 9.0 on 2 cores): no reply to "validate" within 50 ms' });
+    expect(subject.recovered).toBe(1);
+    expect(run.results.slice(1).map((r) => [r.status, r.retried])).toEqual([["passed", undefined], ["passed", undefined]]);
+  });
+
+  it("a row that hangs every time is errored after its retry, and a run retries at most MAX_RETRIES rows; other errors are never retried", async () => {
+    const some = rows.slice(0, MAX_RETRIES + 2);
+    const subject = fakeSubject({ fail: (body) => ("instance" in body ? "hang" : undefined) });
+    const run = await runRows(subject, some, { profile: "ag02", ...options, jobs: 1, requestTimeoutMs: 20, progress: false, starved: () => "load 9.0 on 2 cores" });
+    expect(run.results.every((r) => r.status === "errored")).toBe(true);
+    expect(run.results.filter((r) => r.retried !== undefined)).toHaveLength(MAX_RETRIES);
+    const broken = fakeSubject({ fail: () => new ProtocolError("validate reply: not an object") });
+    const again = await runRows(broken, rows.slice(0, 2), { profile: "ag02", ...options, jobs: 1, progress: false, starved: () => "load 9.0 on 2 cores" });
+    expect(again.results.map((r) => [r.status, r.retried])).toEqual([["errored", undefined], ["errored", undefined]]);
+    expect(broken.recovered).toBe(2);
   });
 
   it("stops the run on a SubjectError and closes every session", async () => {

@@ -1,4 +1,4 @@
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import cliProgress from "cli-progress";
 import { resultOf, statusOf, type RowResult, type ScoreOptions } from "./outcome.js";
 import type { Send, StartReply } from "./protocol.js";
@@ -96,6 +96,11 @@ export interface RunOptions extends ScoreOptions {
    * no onResult call: the caller reports them as not answered.
    */
   interrupt?: AbortSignal;
+  /**
+   * Whether the machine is starved right now, and how (`load 5.2 on 2 cores`): a row that timed out
+   * then is run once more before it counts. Default: the load average against the cores.
+   */
+  starved?: () => string | undefined;
 }
 
 export interface Run {
@@ -160,13 +165,14 @@ export async function runRows(subject: Subject, rows: readonly Row[], options: R
   let done = 0;
   let stop: unknown;
 
+  const retries: Retries = { starved: options.starved ?? machineStarved, left: MAX_RETRIES };
   const worker = async (session: Session) => {
     const send = guarded(session.send, guardMs);
     while (stop === undefined && expired === undefined && next < rows.length) {
       const index = next++;
       const row = rows[index]!;
       try {
-        results[index] = await runOne(row, session, send, options.profile, score);
+        results[index] = await runOne(row, session, send, options.profile, score, retries);
       } catch (error) {
         stop ??= error;
         return;
@@ -236,13 +242,13 @@ async function openSessions(subject: Subject, profile: ProfileName, jobs: number
 }
 
 /** One row on one session: its result, never a throw, except a SubjectError that ends the run. */
-async function runOne(row: Row, session: Session, send: Send, profile: ProfileName, score: ScoreOptions): Promise<RowResult> {
+async function runOne(row: Row, session: Session, send: Send, profile: ProfileName, score: ScoreOptions, retries: Retries, retried?: string): Promise<RowResult> {
   const missing = capabilityMissing(row, session.hello);
   if (missing) return resultOf(row, "skipped", [], 0, `the subject does not offer the "${missing}" capability`);
   const t0 = performance.now();
   try {
     const checks = await runRow(row, send, profile);
-    return resultOf(row, statusOf(checks, score), checks, elapsed(t0));
+    return withRetried(resultOf(row, statusOf(checks, score), checks, elapsed(t0)), retried);
   } catch (error) {
     if (error instanceof SubjectError) throw error;
     const ms = elapsed(t0);
@@ -252,8 +258,38 @@ async function runOne(row: Row, session: Session, send: Send, profile: ProfileNa
     } catch (recoverError) {
       throw asSubjectError(recoverError, `the subject could not recover after row ${row.id} (${causeOf(error)})`);
     }
-    return resultOf(row, "errored", [], ms, causeOf(error), stderr);
+    // a timeout on a starved machine may be the machine's, not the subject's: once more, from a fresh process
+    const starved = retried === undefined && retries.left > 0 && isTimeout(error) ? retries.starved() : undefined;
+    if (starved !== undefined) {
+      retries.left--;
+      return runOne(row, session, send, profile, score, retries, `its first attempt timed out while the machine was starved (${starved}): ${causeOf(error)}`);
+    }
+    return withRetried(resultOf(row, "errored", [], ms, causeOf(error), stderr), retried);
   }
+}
+
+/** Rows a run retries at most: a subject that hangs on every row pays its timeout twice only this often. */
+export const MAX_RETRIES = 4;
+
+interface Retries {
+  starved: () => string | undefined;
+  left: number;
+}
+
+function withRetried(result: RowResult, retried: string | undefined): RowResult {
+  return retried === undefined ? result : { ...result, retried };
+}
+
+/** A request that got no reply in time (the guard's, or the stdio subject's own). */
+function isTimeout(error: unknown): boolean {
+  return error instanceof ProtocolError && /^no reply to .* within \d+ ms/.test(error.message);
+}
+
+/** The machine is starved when the last minute's load average reaches its cores. */
+export function machineStarved(): string | undefined {
+  const load = loadavg()[0]!;
+  const cores = availableParallelism();
+  return load >= cores ? `load ${load.toFixed(1)} on ${cores} core${cores === 1 ? "" : "s"}` : undefined;
 }
 
 /** The capability a row needs that the subject did not announce, if any. */

@@ -152,7 +152,8 @@ function guarantees(limits: Limits, identity: IdentityMode, uid: number | undefi
   const memory = group
     ? `memory ${formatSize(limits.memoryBytes)} for the whole sandbox, shared memory and tmpfs included (memory cgroup ${cgroups.version})`
     : `memory ${formatSize(limits.memoryBytes)} a process (RLIMIT_DATA: shared mappings and tmpfs not counted; no writable cgroup)`;
-  return `${who}; ${processes}; ${memory}; ${limits.cpuSeconds} s of CPU a process, files up to ${formatSize(limits.fileBytes)}`;
+  const share = cgroups.cpu ? `an equal CPU share (cpu cgroup ${cgroups.version})` : "no CPU share of its own (no writable cpu cgroup)";
+  return `${who}; ${processes}; ${memory}; ${share}; ${limits.cpuSeconds} s of CPU a process, files up to ${formatSize(limits.fileBytes)}; first in line for the OOM killer`;
 }
 
 /**
@@ -231,7 +232,8 @@ function limitScript(limits: Limits, uid: number | undefined): string {
   const blocks = Math.ceil(limits.fileBytes / 512);
   const n = limits.maxProcesses;
   const run = uid === undefined ? `exec /bin/sh -c "$1"` : `exec setpriv --reuid ${uid} --regid ${uid} --clear-groups --inh-caps=-all --ambient-caps=-all --bounding-set=-all /bin/sh -c "$1"`;
-  return `exec 1>&3 3>&- && ulimit -d ${kib} && ulimit -t ${limits.cpuSeconds} && ulimit -f ${blocks} && ulimit -c 0 && { ulimit -u ${n} 2>/dev/null || ulimit -p ${n}; } && ${run}`;
+  // the subject's processes are the OOM killer's first choice, never the harness (which keeps its own score)
+  return `exec 1>&3 3>&- && { echo 1000 > /proc/self/oom_score_adj; } 2>/dev/null; ulimit -d ${kib} && ulimit -t ${limits.cpuSeconds} && ulimit -f ${blocks} && ulimit -c 0 && { ulimit -u ${n} 2>/dev/null || ulimit -p ${n}; } && ${run}`;
 }
 
 /** `bwrap` on PATH, if any. */

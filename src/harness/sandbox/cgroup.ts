@@ -4,9 +4,12 @@ import { join } from "node:path";
 // A control group per sandboxed process tree, where this machine lets the harness make one: a
 // pids cap that holds as root (RLIMIT_NPROC does not), and a memory budget that counts every page
 // the tree charges (private, shared, memfd, tmpfs/shmem, page cache), so that the kernel's OOM
-// killer picks inside the tree, never the harness or a neighbour. cgroup v1 (a `pids` and a
-// `memory` hierarchy, as here) or v2 (a unified hierarchy whose own group delegates `pids` and
-// `memory`). Where neither is writable there are no groups: docs/sandbox.md says what holds then.
+// killer picks inside the tree, never the harness or a neighbour; and, where the `cpu` controller is
+// writable too, a CPU share of its own (the default weight, the same as every other sandbox's), so
+// 200 busy processes in one sandbox get one sandbox's share of the cores, not 200 processes' share.
+// cgroup v1 (a `pids` and a `memory` hierarchy, as here) or v2 (a unified hierarchy whose own group
+// delegates `pids` and `memory`). Where neither is writable there are no groups: docs/sandbox.md
+// says what holds then.
 
 export interface CgroupSupport {
   /** "v1", "v2", or "none" when no writable hierarchy with the controllers was found. */
@@ -14,6 +17,8 @@ export interface CgroupSupport {
   /** The folders new groups are made in: one per controller under v1, one under v2. */
   pids?: string;
   memory?: string;
+  /** Where CPU groups are made, when the cpu controller is writable (each sandbox then gets an equal share). */
+  cpu?: string;
   /** Whether the memory cap counts swap too (v1 memsw, v2 swap.max). */
   swap: boolean;
   /** Why there are none, when there are none. */
@@ -45,7 +50,9 @@ function probe(): CgroupSupport {
     const pids = join(V1_ROOT, "pids", v1.pids);
     const memory = join(V1_ROOT, "memory", v1.memory);
     if (tryMake(pids, "pids.max") && tryMake(memory, "memory.limit_in_bytes")) {
-      return { version: "v1", pids, memory, swap: existsSync(join(memory, "memory.memsw.limit_in_bytes")) };
+      const cpuPath = pathFor("cpu");
+      const cpu = cpuPath === undefined ? undefined : join(V1_ROOT, "cpu", cpuPath);
+      return { version: "v1", pids, memory, ...(cpu && tryMake(cpu, "cpu.shares") ? { cpu } : {}), swap: existsSync(join(memory, "memory.memsw.limit_in_bytes")) };
     }
   }
   const unified = own.find((line) => line.startsWith("0::"))?.slice(3);
@@ -55,7 +62,7 @@ function probe(): CgroupSupport {
     try {
       const controllers = readFileSync(join(dir, "cgroup.subtree_control"), "utf8").split(/\s+/);
       if (controllers.includes("pids") && controllers.includes("memory") && tryMake(dir, "pids.max") && tryMake(dir, "memory.max")) {
-        return { version: "v2", pids: dir, memory: dir, swap: existsSync(join(dir, "memory.swap.max")) };
+        return { version: "v2", pids: dir, memory: dir, ...(controllers.includes("cpu") && tryMake(dir, "cpu.weight") ? { cpu: dir } : {}), swap: existsSync(join(dir, "memory.swap.max")) };
       }
     } catch {
       // not delegated
@@ -119,17 +126,20 @@ export function makeCgroup(support: CgroupSupport, caps: { maxProcesses: number;
   // groups of processes already over are removed as new ones are made: a subject restarted 500 times leaves no trail
   removeEmpty();
   const name = `${PREFIX}${process.pid}-${++counter}`;
-  const dirs = [...new Set([support.pids!, support.memory!])].map((dir) => join(dir, name));
+  // under v1 a group per hierarchy (pids, memory, cpu; co-mounted ones are one folder), under v2 one
+  const dirs = [...new Set([support.pids!, support.memory!, ...(support.cpu ? [support.cpu] : [])])].map((dir) => join(dir, name));
   for (const dir of dirs) {
     mkdirSync(dir);
     made.push({ dir, at: Date.now() });
   }
   if (support.version === "v1") {
-    const [pids, memory] = dirs.length === 1 ? [dirs[0]!, dirs[0]!] : dirs;
-    writeFileSync(join(pids!, "pids.max"), String(caps.maxProcesses));
-    writeFileSync(join(memory!, "memory.limit_in_bytes"), String(caps.memoryBytes));
+    const pids = join(support.pids!, name);
+    const memory = join(support.memory!, name);
+    writeFileSync(join(pids, "pids.max"), String(caps.maxProcesses));
+    writeFileSync(join(memory, "memory.limit_in_bytes"), String(caps.memoryBytes));
     // swap counted too: memory + swap may not pass the same budget
-    if (support.swap) writeFileSync(join(memory!, "memory.memsw.limit_in_bytes"), String(caps.memoryBytes));
+    if (support.swap) writeFileSync(join(memory, "memory.memsw.limit_in_bytes"), String(caps.memoryBytes));
+    // the cpu group keeps the default cpu.shares: the same share as every other sandbox
   } else {
     const dir = dirs[0]!;
     writeFileSync(join(dir, "pids.max"), String(caps.maxProcesses));
@@ -159,7 +169,7 @@ function removeEmpty(all = false): void {
 
 /** Groups left by a harness that was killed (its pid is gone), removed when empty. */
 function sweep(support: CgroupSupport): void {
-  for (const parent of new Set([support.pids, support.memory])) {
+  for (const parent of new Set([support.pids, support.memory, support.cpu])) {
     if (!parent) continue;
     let names: string[];
     try {
