@@ -335,7 +335,7 @@ describe("the grader's disk", () => {
 });
 
 describe("bloated reports", () => {
-  it("three submissions answering 0.8 MB of errors to every row: reports of a few MB, and grade and merge hold the class in a 96 MB heap", { timeout: 180_000 }, () => {
+  it("three submissions answering 0.8 MB of errors to every row: reports of a few MB, grade holds the class in a 96 MB heap, merge a class of 90 in 64 MB", { timeout: 180_000 }, () => {
     const root = scratchDir("tc-red-bloat-");
     const subs = join(root, "submissions");
     const names = ["b1", "b2", "b3"];
@@ -351,6 +351,19 @@ describe("bloated reports", () => {
     for (const name of names) expect(statSync(join(out, name, "report.jsonl")).size, name).toBeLessThan(SUBJECT_TEXT_CAPS.report + 2 * 1024 * 1024);
     const merged = spawnSync(NODE, ["--max-old-space-size=96", MAIN, "merge", ...names.map((name) => join(out, name, "report.jsonl")), "--out", join(root, "merged")], { encoding: "utf8" });
     expect(merged.status, merged.stderr).toBe(0);
+    // a class of 90 such reports (each copied thirty times; the copies are refused as duplicates, after being read) merges in the same heap
+    const many = names.flatMap((name) =>
+      Array.from({ length: 30 }, (_, i) => {
+        const copy = join(root, "copies", `${name}-${i}`, "report.jsonl");
+        mkdirSync(join(copy, ".."), { recursive: true });
+        copyFileSync(join(out, name, "report.jsonl"), copy);
+        return copy;
+      }),
+    );
+    const class30 = spawnSync(NODE, ["--max-old-space-size=64", MAIN, "merge", ...many, "--out", join(root, "merged30")], { encoding: "utf8" });
+    expect(class30.stderr).not.toMatch(/heap out of memory/);
+    expect(class30.status, class30.stderr).toBe(1);
+    expect(class30.stderr).toMatch(/87 of 90 reports refused/);
   });
 });
 

@@ -47,7 +47,8 @@ export function register(program: Command): void {
       const threshold = options.similarity === undefined ? undefined : Number(options.similarity);
       if (threshold !== undefined && (!Number.isFinite(threshold) || threshold < 0 || threshold > 1 || options.similarity!.trim() === "")) throw new UsageError(`--similarity: ${JSON.stringify(options.similarity)} is not a share from 0 to 1`);
       if (options.submissions !== undefined && (!existsSync(options.submissions) || !statSync(options.submissions).isDirectory())) throw new UsageError(`--submissions ${options.submissions}: no such folder`);
-      const inputs = withoutDuplicates(paths.map((path) => verifyReportFile(path, key ? { key } : {})));
+      // each report is read, checked, then kept only as the class needs it: a class of bloated reports merges in bounded memory
+      const inputs = withoutDuplicates(paths.map((path) => forTheClass(verifyReportFile(path, key ? { key } : {}))));
       const table = classTable(inputs, weighting);
       const csv = join(options.out, "class.csv");
       const md = join(options.out, "class.md");
@@ -96,6 +97,17 @@ export function withoutDuplicates(inputs: VerifiedReport[]): VerifiedReport[] {
     for (const k of keys) seen.set(k, input.path);
     return input;
   });
+}
+
+/**
+ * What the class table and view need of a verified report: its header, diagnosis, summary and each
+ * row's status, rule and checks' verdicts; not what the subject answered, the reproductions or stderr
+ * (the bulk of a report, kept in the file for the student's own reports).
+ */
+export function forTheClass(verified: VerifiedReport): VerifiedReport {
+  if (!verified.ok) return verified;
+  const rows = verified.report.rows.map(({ repro: _repro, stderr: _stderr, checks, ...row }) => ({ ...row, checks: checks.map(({ expected: _e, actual: _a, ...check }) => ({ ...check, expected: undefined, actual: undefined })) }));
+  return { ...verified, report: { ...verified.report, rows } };
 }
 
 /** One report for the class table: read and verified (its report), or refused (why). verifyReportFile returns either. */
