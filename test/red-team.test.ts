@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { parseTemplate } from "../src/grade/template.js";
 import { PACKAGE_ROOT } from "../src/harness/corpus.js";
 import { readKeyFile, readReport, verifyReportFile, SUBJECT_TEXT_CAPS, type Report } from "../src/harness/report.js";
 import { cgroupSupport } from "../src/harness/sandbox/index.js";
+import { formatPercent } from "../src/harness/scoring.js";
 import { seedFromKey } from "../src/cli/commands/score.js";
 import { MAIN, NODE, NODE_BINDS, requireBwrap } from "./hostile-helpers.js";
 
@@ -364,6 +365,74 @@ describe("bloated reports", () => {
     expect(class30.stderr).not.toMatch(/heap out of memory/);
     expect(class30.status, class30.stderr).toBe(1);
     expect(class30.stderr).toMatch(/87 of 90 reports refused/);
+  });
+});
+
+describe("the GitHub Actions template, run here", () => {
+  it("its jobs' scripts, run as the runner would (list, one score job per submission, merge): a hostile submission cannot touch its classmates nor read the key; the class table shows everyone's own score", { timeout: 240_000 }, () => {
+    const workflow = YAML.parse(readFileSync(join(PACKAGE_ROOT, "conformance", "grading", "github-actions.yml"), "utf8"));
+    const stepOf = (job: string, which: (step: { id?: string; name?: string }) => boolean) => (workflow.jobs[job].steps as { id?: string; name?: string; run: string; env?: Record<string, string> }[]).find(which)!;
+    const root = scratchDir("tc-red-gha-");
+    const repo = join(root, "repo");
+    const keyText = "5a".repeat(32);
+    // the repository: submissions, and what `npm install` would put in node_modules
+    const honest = readFileSync(HONEST, "utf8");
+    const mallory = readFileSync(join(FIXTURES, "mallory.py"), "utf8").replace("@CLASS@", join(root, "jobs", "alice", "runner-temp", "grades")).replace("@KEY@", join(root, "jobs", "alice", "runner-temp", "grading.key"));
+    for (const [name, source] of Object.entries({ alice: honest, bob: honest, mallory: `${mallory}\n${honest}` })) {
+      mkdirSync(join(repo, "submissions", name), { recursive: true });
+      writeFileSync(join(repo, "submissions", name, "toolreg.py"), source);
+    }
+    // sudo: the runner's user may use it; here the test already is that user (root in CI)
+    const bin = join(root, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "sudo"), '#!/bin/sh\nexec "$@"\n', { mode: 0o755 });
+    const workspace = (dir: string) => {
+      cpSync(repo, dir, { recursive: true });
+      mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
+      symlinkSync(PACKAGE_ROOT, join(dir, "node_modules", "tool-conformance"));
+      // as npm links a bin: an executable that node runs too
+      writeFileSync(join(dir, "node_modules", ".bin", "tool-conformance"), `#!/usr/bin/env node\nimport(${JSON.stringify(MAIN)});\n`, { mode: 0o755 });
+    };
+    const bash = (script: string, cwd: string, env: Record<string, string>) =>
+      spawnSync("bash", ["-e", "-c", script], { cwd, encoding: "utf8", timeout: 120_000, env: { PATH: `${bin}:${process.env.PATH}`, HOME: root, ...workflow.env, ...env } });
+    // job "list": the batches, one submission each
+    const listDir = join(root, "jobs", "list");
+    workspace(listDir);
+    const outputs = join(root, "list-outputs");
+    writeFileSync(outputs, "");
+    const listed = bash(stepOf("list", (s) => s.id === "list").run, listDir, { SUBMISSIONS: "submissions", PER_JOB: "1", GITHUB_OUTPUT: outputs });
+    expect(listed.status, listed.stderr).toBe(0);
+    const said = Object.fromEntries(readFileSync(outputs, "utf8").trim().split("\n").map((line) => [line.slice(0, line.indexOf("=")), JSON.parse(line.slice(line.indexOf("=") + 1))]));
+    expect(said.batches).toEqual([["alice"], ["bob"], ["mallory"]]);
+    // job "score", once per batch, each on a runner of its own; mallory's before bob's
+    const artifacts = join(root, "artifacts");
+    for (const names of [["alice"], ["mallory"], ["bob"]]) {
+      const dir = join(root, "jobs", names[0]!);
+      workspace(join(dir, "workspace"));
+      mkdirSync(join(dir, "runner-temp"));
+      const job = bash(stepOf("score", (s) => s.name === "build and score, sandboxed").run, join(dir, "workspace"), { SUBMISSIONS: "submissions", NAMES: JSON.stringify(names), GRADING_KEY: keyText, RUNNER_TEMP: join(dir, "runner-temp"), GITHUB_WORKSPACE: join(dir, "workspace"), GRADE_OPTIONS: "" });
+      expect(job.status, `${job.stdout}\n${job.stderr}`).toBe(0);
+      // the key is gone from the runner once graded; the artifact holds the reports only
+      expect(existsSync(join(dir, "runner-temp", "grading.key"))).toBe(false);
+      cpSync(join(dir, "workspace", "reports"), artifacts, { recursive: true });
+    }
+    expect(readFileSync(join(artifacts, "alice", "report.jsonl"), "utf8")).not.toContain("mallory");
+    expect(readFileSync(join(root, "jobs", "bob", "workspace", "submissions", "bob", "toolreg.py"), "utf8")).toBe(honest);
+    // job "merge": the class table, every report checked against the key
+    const mergeDir = join(root, "jobs", "merge");
+    workspace(mergeDir);
+    cpSync(artifacts, join(mergeDir, "reports"), { recursive: true });
+    mkdirSync(join(root, "jobs", "merge-temp"));
+    const summary = join(root, "step-summary.md");
+    const merged = bash(stepOf("merge", (s) => s.name === "class table").run, mergeDir, { NAMES: JSON.stringify(said.names), GRADING_KEY: keyText, RUNNER_TEMP: join(root, "jobs", "merge-temp"), GITHUB_STEP_SUMMARY: summary });
+    expect(merged.status, merged.stderr).toBe(0);
+    // the whole corpus (the template has no filter): every honest registry scores what the Python fixture scores alone
+    const csv = readFileSync(join(mergeDir, "class", "class.csv"), "utf8");
+    const totals = ["alice", "bob", "mallory"].map((name) => new RegExp(`^${name},.*?,([\\d.]+),\\d+,\\d+,0,ok,`, "m").exec(csv)?.[1]);
+    const alone = spawnSync(NODE, [MAIN, "score", "--subject", `python3 ${ADAPTER} ${join(repo, "submissions", "alice", "toolreg.py")}`, "--min-score", "0", "--reporter", "json", "--out", join(root, "alone"), "--no-progress"], { encoding: "utf8", timeout: 60_000 });
+    const aloneTotal = formatPercent(readReport(join(root, "alone", "report.jsonl")).summary.scores.total.percent).replace("%", "");
+    expect(totals, csv).toEqual([aloneTotal, aloneTotal, aloneTotal]);
+    expect(readFileSync(summary, "utf8")).toMatch(/\| mallory \|/);
   });
 });
 

@@ -17,7 +17,7 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = {
   memoryBytes: 512 * 1024 * 1024,
-  maxProcesses: 64,
+  maxProcesses: 256,
   cpuSeconds: 120,
   fileBytes: 64 * 1024 * 1024,
 };
