@@ -320,6 +320,43 @@ describe("fuzz: the command", () => {
   });
 });
 
+describe("the lesson's generated cases", () => {
+  const EIGHT = ["type", "properties", "required", "enum", "minLength", "maxLength", "pattern", "items"];
+
+  it("use the lesson's eight keywords only, as the lesson writes them: enum alone, properties and required under type object, items under type array", async () => {
+    const rows = await freshRows(400, 11, "lesson", ["core"]);
+    const visit = (schema: Record<string, unknown>): string[] => {
+      const wrong: string[] = [];
+      const keys = Object.keys(schema);
+      if (keys.some((k) => !EIGHT.includes(k))) wrong.push(`outside the eight: ${keys.join(",")}`);
+      if ("enum" in schema && keys.length > 1) wrong.push("enum with another keyword");
+      if (Array.isArray(schema.type)) wrong.push("a type list");
+      if (("properties" in schema || "required" in schema) && schema.type !== "object") wrong.push("properties without type object");
+      if ("items" in schema && schema.type !== "array") wrong.push("items without type array");
+      for (const sub of Object.values((schema.properties ?? {}) as Record<string, Record<string, unknown>>)) wrong.push(...visit(sub));
+      if (schema.items) wrong.push(...visit(schema.items as Record<string, unknown>));
+      return wrong;
+    };
+    for (const row of rows) {
+      expect(row.kind, row.id).toBe("validate");
+      expect(row.tier, row.id).toBe("core");
+      expect(row.profiles, row.id).toEqual(["lesson"]);
+      expect(row.why, row.id).toMatch(/^A case generated for this run, .*JSON Pointer path.*expected_type/);
+      if (row.kind === "validate") expect(visit(row.schema as Record<string, unknown>), row.id).toEqual([]);
+    }
+    // and they cover the eight, with errors and without
+    const used = new Set(rows.flatMap((row) => (row.kind === "validate" ? keywordsOf(row.schema) : [])));
+    expect([...used].sort()).toEqual([...EIGHT].sort());
+    const failing = rows.filter((row) => row.kind === "validate" && row.expect.errors.length > 0);
+    expect(failing.length).toBeGreaterThan(100);
+    expect(failing.length).toBeLessThan(350);
+    // a missing required property: the verdict alone (the lesson does not place its error); others keep their paths and expected_type
+    const verdictOnly = rows.filter((row) => row.kind === "validate" && row.verdictOnly);
+    for (const row of verdictOnly) if (row.kind === "validate") expect(row.expect.errors.some((e) => /^missing required property/.test(e.message)), row.id).toBe(true);
+    expect(rows.some((row) => row.kind === "validate" && row.expect.errors.some((e) => e.expectedType !== undefined))).toBe(true);
+  });
+});
+
 describe("score --fresh", () => {
   it("generates the same rows for the same seed, and others for another", async () => {
     const a = await freshRows(50, 9, "ag02", ["core"]);

@@ -120,11 +120,11 @@ describe("the lesson profile's own mutants, on its rows", () => {
   const options = { level: "messages" as const, tiers: ["core" as const] };
   const core = selectRows(rows, { profile: "lesson", tiers: options.tiers, level: options.level }).rows;
 
-  it("are the lesson's named mistakes: duplicates replacing silently, coercion, pointer paths", () => {
-    expect(lessonMutants.map((m) => m.id)).toEqual(["s20", "s21", "s22"]);
-    for (const m of lessonMutants) expect(String(m.pitfall), m.id).toMatch(/^lesson: /);
-    // and seed 000's mutants are not the lesson's
-    expect(catalog.some((m) => m.profiles.includes("lesson"))).toBe(false);
+  it("are the lesson's named mistakes (duplicates replacing silently, coercion, pointer paths), and seed 000's length miscounts, which 2020-12's minLength and maxLength make core in the lesson too", () => {
+    expect(lessonMutants.map((m) => m.id)).toEqual(["s03", "s18", "s20", "s21", "s22"]);
+    for (const m of lessonMutants.filter((m) => !["s03", "s18"].includes(m.id))) expect(String(m.pitfall), m.id).toMatch(/^lesson: /);
+    // the other seed-000 mutants are not the lesson's
+    expect(catalog.filter((m) => m.profiles.includes("lesson")).map((m) => m.id)).toEqual(["s03", "s18"]);
   });
 
   it("each is killed by a core row of the section it names, and diagnosed as itself", async () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +28,7 @@ const KILLED_BY: Record<string, string> = {
   "uppercase-names": "lesson/register/name/uppercase-refused",
   "no-expected-type": "lesson/example/user-email-expected-string",
   "bool-is-integer": "lesson/validate/type/integer-fails-boolean",
+  "length-utf8-bytes": "lesson/validate/minLength/accented-counts-once",
   "pattern-anchored": "lesson/validate/pattern/search-middle",
   "enum-bool-equals-int": "lesson/validate/enum/true-not-1",
   "root-slash": "lesson/validate/pointer/root-empty",
@@ -77,10 +78,10 @@ function readJsonl(dir: string): Report {
 }
 
 /** score --profile lesson (default tier core, level messages), the subject run with LESSON_BUG=bug. */
-function score(bug?: string): { code: number | null; stderr: string; report: Report } {
+function score(bug?: string, ...args: string[]): { code: number | null; stderr: string; report: Report } {
   const out = mkdtempSync(join(scratch, `score-${bug ?? "clean"}-`));
   const subject = bug ? `LESSON_BUG=${bug} ${SUBJECT}` : SUBJECT;
-  const { code, stderr } = cli("score", "--subject", subject, "--profile", "lesson", "--reporter", "json", "--out", out);
+  const { code, stderr } = cli("score", "--subject", subject, "--profile", "lesson", "--reporter", "json", "--out", out, ...args);
   if (!existsSync(join(out, "report.jsonl"))) throw new Error(`score wrote no report (exit ${code}):\n${stderr}`);
   return { code, stderr, report: readJsonl(out) };
 }
@@ -131,6 +132,60 @@ describe("the lesson adapter template and its fixture", () => {
     expect(stdout, stderr).toMatch(/ok {4}start {5}lesson-registry-py 0\.1\.0 \(python\)/);
     expect(stdout).toMatch(/capabilities validate, registry, records/);
     expect(code, stdout + stderr).toBe(0);
+  });
+
+  it("smoke sends only the lesson's eight keywords: a registry refusing every other keyword gets no warning", { timeout: 30_000 }, () => {
+    const dir = mkdtempSync(join(tmpdir(), "lesson-strict-"));
+    try {
+      const strict = join(dir, "strict_registry.py");
+      writeFileSync(
+        strict,
+        `import sys
+sys.path.insert(0, ${JSON.stringify(FIXTURE)})
+import registry as base
+from registry import *  # noqa: F401,F403
+
+EIGHT = {"type", "properties", "required", "enum", "minLength", "maxLength", "pattern", "items"}
+_check = base.check_schema
+
+
+def strict(schema, path=""):
+    if isinstance(schema, dict) and set(schema) - EIGHT:
+        raise base.InvalidSchema("outside the lesson's eight keywords: " + ", ".join(sorted(set(schema) - EIGHT)))
+    _check(schema, path)
+
+
+base.check_schema = strict
+`,
+      );
+      const { code, stdout, stderr } = cli("smoke", "--subject", `${PYTHON} ${JSON.stringify(ADAPTER)} ${JSON.stringify(strict)}`, "--profile", "lesson");
+      expect(stdout, stderr).not.toMatch(/^(warn|FAIL)/m);
+      expect(stdout).toMatch(/ok {4}get {7}the record comes back/);
+      expect(code, stdout + stderr).toBe(0);
+      // the wrapper does refuse: a schema with minimum is an error
+      const probe = spawnSync(PYTHON, ["-B", "-c", "import strict_registry as r; r.ToolRegistry().register('a', {'type': 'integer', 'minimum': 1}, lambda a: a)"], { cwd: dir, encoding: "utf8" });
+      expect(probe.stderr).toMatch(/outside the lesson's eight keywords: minimum/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("generated lesson cases (--fresh in the lesson profile, its core tier)", () => {
+  const FRESH = ["--fresh", "300", "--seed", "3", "--filter", "fresh/*", "--min-score", "0"];
+
+  it("the independent lesson registry passes 300 of them: each a core row of the lesson's eight keywords", { timeout: 120_000 }, () => {
+    const { report } = score(undefined, ...FRESH);
+    expect(report.rows).toHaveLength(300);
+    expect(report.rows.every((row) => row.tier === "core")).toBe(true);
+    expect(notPassed(report)).toEqual([]);
+  });
+
+  it("its planted bugs fail some: lengths in UTF-8 bytes, numeric strings coerced, no expected_type", { timeout: 120_000 }, () => {
+    for (const bug of ["length-utf8-bytes", "coerce-numbers", "no-expected-type"]) {
+      const { report } = score(bug, ...FRESH);
+      expect(report.rows.filter((row) => row.status === "failed").length, bug).toBeGreaterThan(0);
+    }
   });
 });
 

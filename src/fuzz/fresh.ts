@@ -11,14 +11,10 @@ import { generatedWhy } from "./why.js";
 
 export const FRESH_PART = "fresh" satisfies Part;
 
-/** The generators draw on seed 000's subset (anyOf, const, bounds): none of it is the lesson's core. */
-export const GENERATED_NOT_LESSON_CORE =
-  "the generated cases follow seed 000's subset, which the lesson profile counts as catalog: give --tier catalog (or hardening) to compare them, or use --profile ag02";
-
 /** N generated rows, the same for the same seed, profile and tiers. */
 export async function freshRows(count: number, seed: number, profile: ProfileName, tiers: readonly Tier[]): Promise<Row[]> {
   if (count === 0) return [];
-  const probes = fc.sample(probeArb({ domain: domainFor(tiers), kinds: ["validate", "registry"] }), { numRuns: count, seed });
+  const probes = fc.sample(probeArb({ domain: domainFor(tiers), kinds: ["validate", "registry"], profile }), { numRuns: count, seed });
   const rows: Row[] = [];
   for (const [i, probe] of probes.entries()) {
     const { id, rule } = defaultNaming(probe);

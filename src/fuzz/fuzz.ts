@@ -109,7 +109,7 @@ export async function fuzz(subject: Subject, options: FuzzOptions): Promise<Fuzz
     const setAsideBy = (key: string) => options.path === undefined && (knownKeys.has(key) || (options.ignore ?? []).some((rule) => ruleMatches(rule, key)));
 
     const kinds = session.hello.capabilities.includes("registry") ? (["validate", "registry"] as const) : (["validate"] as const);
-    const arb = probeArb({ domain: domainFor(options.tiers), kinds });
+    const arb = probeArb({ domain: domainFor(options.tiers), kinds, profile: options.profile });
     const findings: Finding[] = [];
     const setAside = new Map<string, number>();
     let cases = 0;

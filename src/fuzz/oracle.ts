@@ -3,6 +3,7 @@ import * as reference from "../index.js";
 import { createHandler } from "../harness/handler.js";
 import type { Request } from "../harness/protocol.js";
 import { rowForProfile, type CompileRow, type ProfileName, type RegistryRow, type Row, type Section, type SimpleStep, type ValidateRow } from "../harness/rows.js";
+import { messages } from "../schema/messages.js";
 import { keywordsOf } from "./model.js";
 import type { Probe, RegistryProbe, ValidateProbe } from "./probes.js";
 
@@ -20,8 +21,8 @@ export interface RowNaming {
 /** The row for a probe, expectations from the reference. */
 export async function rowOf(probe: Probe, profile: ProfileName, naming?: RowNaming): Promise<Row> {
   const name = naming ?? defaultNaming(probe);
-  const row = probe.kind === "validate" ? validateRow(probe, name) : await registryRow(probe, profile, name);
-  // the generators draw on seed 000's subset: in the lesson profile their rows are catalog
+  const row = probe.kind === "validate" ? validateRow(probe, name, profile) : await registryRow(probe, profile, name);
+  // a lesson row (profiles: lesson) keeps its tier; seed 000's generated rows are catalog in the lesson profile
   return rowForProfile(naming ? row : named(row), profile);
 }
 
@@ -52,7 +53,8 @@ export function defaultNaming(probe: Probe): RowNaming {
   return { id: `call/found-${hash}`, rule: ops.join(", ") };
 }
 
-function validateRow(probe: ValidateProbe, naming: RowNaming): ValidateRow | CompileRow {
+function validateRow(probe: ValidateProbe, naming: RowNaming, profile: ProfileName): ValidateRow | CompileRow {
+  const lesson = profile === "lesson";
   const schemaText = JSON.stringify(probe.schema);
   // error wording is the project's choice in every domain: compared only with --tier catalog
   const base = { id: naming.id, rule: naming.rule, tier: probe.tier, ...(probe.tier === "hardening" ? { messageTier: "catalog" as const } : {}), pitfalls: [], why: WHY_TO_WRITE };
@@ -63,14 +65,18 @@ function validateRow(probe: ValidateProbe, naming: RowNaming): ValidateRow | Com
     if (!(error instanceof reference.SchemaError)) throw error;
     return { ...base, kind: "compile", section: "TestCompileRejectsUnsupported", schema: probe.schema, expect: { ok: false } };
   }
-  const errors = schema.validateJSON(probe.instance).map((e) => ({ path: [...e.segments], message: e.message }));
+  const found = schema.validateJSON(probe.instance);
+  // the lesson: each type error carries expected_type; where a missing property's error sits is not the lesson's (verdict only)
+  const errors = found.map((e) => ({ path: [...e.segments], message: e.message, ...(lesson && e.expectedType !== undefined ? { expectedType: e.expectedType } : {}) }));
+  const verdictOnly = probe.verdictOnly || (lesson && found.some((e) => e.message.startsWith(MISSING)));
   return {
     ...base,
     kind: "validate",
     section: "TestValidateTable",
+    ...(lesson ? { profiles: ["lesson" as const] } : {}),
     schema: probe.schema,
     instance: probe.instance,
-    ...(probe.verdictOnly ? { verdictOnly: true } : {}),
+    ...(verdictOnly ? { verdictOnly: true } : {}),
     expect: { errors },
   };
 }
@@ -136,6 +142,9 @@ async function registryRow(probe: RegistryProbe, profile: ProfileName, naming: R
     steps,
   };
 }
+
+/** How the reference's message for a missing required property begins. */
+const MISSING = messages.required("").slice(0, -2);
 
 function sectionOf(probe: RegistryProbe): Section {
   if (probe.steps.some((s) => s.op === "call")) return "TestCallNeverPanics";

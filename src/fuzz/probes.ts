@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import type { Behavior } from "../harness/protocol.js";
-import type { Tier, ToolRow } from "../harness/rows.js";
+import type { ProfileName, Tier, ToolRow } from "../harness/rows.js";
 import { aimedTree } from "./aim.js";
 import type { Domain } from "./domain.js";
+import { lessonValidateProbe } from "./lesson.js";
 import { keywordsOf, modelArb, objectModel, render, schemaOf, type Tree } from "./model.js";
 
 // A probe is a corpus row without its expectations: what to send. The reference fills in what
@@ -40,9 +41,13 @@ export interface ProbeOptions {
   domain: Domain;
   /** Which probes: validation only (a subject without the registry capability), or both. */
   kinds: readonly Probe["kind"][];
+  /** The lesson profile gets validate probes in its own eight keywords (lesson.ts); default ag02's. */
+  profile?: ProfileName;
 }
 
 export function probeArb(options: ProbeOptions): fc.Arbitrary<Probe> {
+  // the lesson's registry API (records, get, validate by name) is not seed 000's: its cases are validations
+  if (options.profile === "lesson") return lessonValidateProbe(options.domain);
   const arbs: fc.WeightedArbitrary<Probe>[] = [];
   if (options.kinds.includes("validate")) arbs.push({ weight: 3, arbitrary: validateProbe(options.domain) });
   if (options.kinds.includes("registry")) arbs.push({ weight: 1, arbitrary: registryProbe(options.domain) });

@@ -25,9 +25,25 @@ const KEYWORD_RULES: Record<string, string> = {
 
 const ANNOTATIONS = new Set(["title", "description", "default", "examples", "$schema"]);
 
+/** The lesson's eight keywords as the lesson lists them, with 2020-12's meaning where the lesson says no more. */
+const LESSON_RULES: Record<string, string> = {
+  type: "type: string / number / integer / boolean / object / array / null, with no coercion (the string \"42\" is not a number; 3.0 is an integer)",
+  properties: "properties: each property present validates against its schema",
+  required: "required: each listed property is present",
+  enum: "enum: the value is one of the allowed primitive values (1.0 equals 1)",
+  minLength: "minLength, maxLength: apply to strings, counting characters (code points)",
+  maxLength: "minLength, maxLength: apply to strings, counting characters (code points)",
+  pattern: "pattern: an ECMA-262 regex that must match somewhere in the string",
+  items: "items: every array element validates",
+};
+
 /** The sentence a generated row's `why` carries: the rules its schema or steps test, in words. */
 export function generatedWhy(row: Row): string {
   const intro = "A case generated for this run, answered by the reference implementation.";
+  if (row.kind === "validate" && row.profiles?.includes("lesson")) {
+    const rules = [...new Set(keywordsOf(row.schema).map((k) => LESSON_RULES[k]).filter((r): r is string => r !== undefined))];
+    return `${intro} The arguments must pass every rule of the lesson's subset their schema uses: ${rules.length > 0 ? rules.join("; ") : "an empty schema accepts any value"}. Every error has a JSON Pointer path into the input (/a/b/2), and a type error its expected_type (the lesson).`;
+  }
   if (row.kind === "validate" || row.kind === "compile") {
     const keywords = keywordsOf(row.schema);
     const outside = keywords.filter((k) => KEYWORD_RULES[k] === undefined && !ANNOTATIONS.has(k));

@@ -4,7 +4,6 @@ import { basename, dirname, join } from "node:path";
 import cliProgress from "cli-progress";
 import { Option, type Command } from "commander";
 import { parseRule, type Rule } from "../../fuzz/findings.js";
-import { GENERATED_NOT_LESSON_CORE } from "../../fuzz/fresh.js";
 import { fuzz, type Finding, type FuzzOutcome } from "../../fuzz/fuzz.js";
 import { CorpusError, loadCorpus } from "../../harness/corpus.js";
 import { firstFailure } from "../../harness/outcome.js";
@@ -91,7 +90,6 @@ async function fuzzCommand(positional: string | undefined, flags: FuzzFlags): Pr
   const given = [positional !== undefined, flags.subject !== undefined, flags.module !== undefined].filter(Boolean).length;
   if (given !== 1) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
   const tiers = parseTiers(flags.tier, ["core"]);
-  if (flags.profile === "lesson" && tiers.join() === "core") throw new UsageError(GENERATED_NOT_LESSON_CORE);
   const seed = flags.seed === undefined ? newSeed() : parseSeed(flags.seed);
   const runs = intInRange(flags.runs, "--runs", RANGES.runs)!;
   const timeMs = parseDuration(flags.time, "--time");

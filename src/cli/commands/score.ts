@@ -28,7 +28,7 @@ import { loadMutant } from "../../mutants/load.js";
 import { demo } from "../demo.js";
 import { formatWait, MAX_WAIT_MS, newSeed, parseDuration, parseSeed, positiveInt, positiveNumber, profileOption, withoutEmptyDefaults } from "../arguments.js";
 import { EXIT, UsageError } from "../errors.js";
-import { freshRows, GENERATED_NOT_LESSON_CORE } from "../../fuzz/fresh.js";
+import { freshRows } from "../../fuzz/fresh.js";
 import { addScoringOptions, weightingFrom, type ScoringFlags } from "../scoring-options.js";
 import { isPlainRows } from "../../harness/weighting.js";
 import type { Row } from "../../harness/rows.js";
@@ -199,7 +199,6 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   // with --key and no --seed, the seed comes from the key: the same for every submission and rerun, and never printed
   const keyed = flags.fresh !== undefined && flags.seed === undefined && sign.key !== undefined;
   const fresh = flags.fresh === undefined ? undefined : { count: positiveInt(flags.fresh, "--fresh", MAX_FRESH)!, seed: flags.seed !== undefined ? parseSeed(flags.seed) : keyed ? seedFromKey(sign.key!) : newSeed() };
-  if (fresh && flags.profile === "lesson" && tiers.join() === "core") throw new UsageError(`--fresh: ${GENERATED_NOT_LESSON_CORE}`);
   const generated = fresh ? await freshRows(fresh.count, fresh.seed, flags.profile, tiers) : [];
   const { rows, unmatched } = selectRows([...corpus, ...generated], { profile: flags.profile, tiers, level: flags.level, filters: flags.filter });
   if (unmatched.length > 0) throw new UsageError(`--filter ${unmatched.map((f) => JSON.stringify(f)).join(", ")} matches no row (ids look like validate/type/integer-3.0; * matches any text)`);
