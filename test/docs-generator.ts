@@ -60,6 +60,11 @@ export function generatedBlocks(): Record<string, string> {
     "s03-diagnosis": fence(diagnosis.join("\n")),
     "fuzz-s05": fence(cli("fuzz mutant:s05 --seed 42").split("\n").slice(1).join("\n")),
     "kill-matrix": fence([matrix[head]!, ...matrix.slice(head, matrix.indexOf("", head)).filter((line) => shown.some((id) => line.startsWith(`${id} `))), "…"].join("\n")),
+    "ag02-mutants": String(matrix.slice(head + 2, matrix.indexOf("", head)).length),
+    "matrix-row-runs": ((matrix.slice(head + 2, matrix.indexOf("", head)).length + 1) * count("ag02", false)).toLocaleString("en-US"),
+    // the matrix and each mutant's one-line verdict; the full output lists every fingerprint
+    "kill-matrix-summary": fence([...matrix.slice(0, matrix.indexOf("", head) + 1), ...matrix.filter((line) => /^s\d+ .*: killed by /.test(line)), "", matrix.at(-1)!].join("\n")),
+    "kill-matrix-full": fence(matrix.join("\n")),
     "lesson-example": [
       "```sh",
       "tool-conformance score --profile lesson \\",
