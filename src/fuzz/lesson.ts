@@ -1,8 +1,4 @@
-import fc from "fast-check";
-import { aimedTree } from "./aim.js";
-import type { Domain } from "./domain.js";
-import { modelArb, schemaOf, type Model, type Tree } from "./model.js";
-import { validateProbeOf, type ValidateProbe } from "./probes.js";
+import type { Model, Tree } from "./model.js";
 
 // The lesson profile's generated cases (seed 001): schemas in the lesson's eight keywords (type,
 // properties, required, enum, minLength, maxLength, pattern, items) with their 2020-12 meaning,
@@ -45,11 +41,4 @@ function simple(type: "string" | "integer" | "null" | "boolean"): Model {
 
 function isPrimitive(tree: Tree): boolean {
   return tree.t === "string" || tree.t === "number" || tree.t === "boolean" || tree.t === "null";
-}
-
-/** A validate probe for the lesson: a narrowed schema, an argument aimed at it, never cut short. */
-export function lessonValidateProbe(domain: Domain): fc.Arbitrary<ValidateProbe> {
-  return modelArb(domain)
-    .map(lessonModel)
-    .chain((model) => aimedTree(model, domain).map((tree) => validateProbeOf(schemaOf(model, domain), tree, -1, domain.name === "core" ? "core" : "hardening")));
 }

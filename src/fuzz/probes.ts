@@ -3,7 +3,7 @@ import type { Behavior } from "../harness/protocol.js";
 import type { ProfileName, Tier, ToolRow } from "../harness/rows.js";
 import { aimedTree } from "./aim.js";
 import type { Domain } from "./domain.js";
-import { lessonValidateProbe } from "./lesson.js";
+import { lessonModel } from "./lesson.js";
 import { keywordsOf, modelArb, objectModel, render, schemaOf, type Tree } from "./model.js";
 
 // A probe is a corpus row without its expectations: what to send. The reference fills in what
@@ -63,6 +63,13 @@ export function validateProbe(domain: Domain): fc.Arbitrary<ValidateProbe> {
       validateProbeOf(schemaOf(model, domain), tree, cut, tierOf(domain)),
     ),
   );
+}
+
+/** A validate probe for the lesson (lesson.ts): a narrowed schema, an argument aimed at it, never cut short. */
+export function lessonValidateProbe(domain: Domain): fc.Arbitrary<ValidateProbe> {
+  return modelArb(domain)
+    .map(lessonModel)
+    .chain((model) => aimedTree(model, domain).map((tree) => validateProbeOf(schemaOf(model, domain), tree, -1, tierOf(domain))));
 }
 
 /** A validate probe for a schema and an argument tree, cut short at `cut` unless it is -1. */
