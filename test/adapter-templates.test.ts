@@ -30,7 +30,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("the adapter templates", () => {
   it("each has an adapter of a few hundred lines at most and a README", () => {
-    for (const [dir, file] of [["go", "main.go"], ["python", "adapter.py"], ["typescript", "adapter.ts"]] as const) {
+    for (const [dir, file] of [["go", "main.go"], ["python", "adapter.py"], ["typescript", "adapter.mts"]] as const) {
       const lines = readFileSync(join(TEMPLATES, dir, file), "utf8").split("\n").length;
       expect(lines, `${dir}/${file}`).toBeLessThan(260);
       expect(existsSync(join(TEMPLATES, dir, "README.md")), `${dir}/README.md`).toBe(true);
@@ -38,25 +38,80 @@ describe("the adapter templates", () => {
   });
 
   it("typescript: wrapped around the reference, passes every ag02 row over stdio", async () => {
-    const session = await stdioSubject(`node ${typescriptAdapter()} ${join(PACKAGE_ROOT, "dist", "index.js")}`).open("ag02");
-    const failures: unknown[] = [];
+    expect(await ag02Failures(`node ${typescriptAdapter()} ${join(PACKAGE_ROOT, "dist", "index.js")}`)).toEqual([]);
+  });
+
+  it("typescript: wrapped around an asynchronous reference (every function and method returning a promise), passes every ag02 row", async () => {
+    const module = join(scratch, "async.mjs");
+    writeFileSync(
+      module,
+      `import * as ref from ${JSON.stringify(join(PACKAGE_ROOT, "dist", "index.js"))};
+export const { ToolError } = ref;
+export const newTool = async (...args) => ref.newTool(...args);
+export async function compile(text) {
+  const schema = ref.compile(text);
+  return { validateJSON: async (t) => schema.validateJSON(t) };
+}
+// a constructor that returns a promise of the registry, as a factory over an async framework would
+export function Registry(options) {
+  const inner = new ref.Registry(options);
+  return Promise.resolve({
+    register: async (tool) => inner.register(tool),
+    names: async () => inner.names(),
+    definitions: async () => inner.definitions(),
+    async call(c) {
+      const r = await inner.call(c);
+      return { callId: r.callId, name: r.name, content: r.content, isError: r.isError, message: async () => r.message() };
+    },
+  });
+}
+`,
+    );
+    expect(await ag02Failures(`node ${typescriptAdapter()} ${module}`)).toEqual([]);
+  });
+
+  it("typescript: the README's compile line, run in a folder of its own (no package.json, no @types/node), gives an adapter that smoke passes", () => {
+    const readme = readFileSync(join(TEMPLATES, "typescript", "README.md"), "utf8");
+    const line = readme.split("\n").find((l) => / tsc adapter\.mts /.test(l));
+    expect(line, "the README's compile line").toBeDefined();
+    // the line as written, this repository's tsc standing in for the one npx would fetch
+    const args = line!.replace(/#.*$/, "").trim().split(/\s+/);
+    const folder = mkdtempSync(join(tmpdir(), "adapter-fresh-"));
     try {
-      for (const row of loadCorpus().filter((r) => appliesTo(r, "ag02"))) {
-        const checks = await runRow(row, session.send, "ag02");
-        if (statusOf(checks, { level: "messages", tiers: ["core", "catalog", "hardening"] }) !== "passed") failures.push({ id: row.id, failure: checks.find((c) => !c.pass) });
-      }
+      copyFileSync(join(TEMPLATES, "typescript", "adapter.mts"), join(folder, "adapter.mts"));
+      const tsc = spawnSync(join(PACKAGE_ROOT, "node_modules", ".bin", "tsc"), args.slice(args.indexOf("tsc") + 1), { cwd: folder, encoding: "utf8" });
+      expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+      expect(existsSync(join(folder, "adapter.mjs"))).toBe(true);
+      expect(readme, "the README's run line").toMatch(/^node adapter\.mjs /m);
+      const smoke = spawnSync("node", [join(PACKAGE_ROOT, "dist", "cli", "main.js"), "smoke", "--subject", `node adapter.mjs ${join(PACKAGE_ROOT, "dist", "index.js")}`], { cwd: folder, encoding: "utf8", timeout: 30_000 });
+      expect(smoke.stdout, smoke.stderr).toMatch(/^smoke: ok: the subject speaks protocol 1/m);
+      expect(smoke.status).toBe(0);
     } finally {
-      await session.close();
+      rmSync(folder, { recursive: true, force: true });
     }
-    expect(failures).toEqual([]);
   });
 });
+
+/** The ag02 rows that do not pass at the strictest level over stdio through `command`, each with its first failed check. */
+async function ag02Failures(command: string): Promise<unknown[]> {
+  const session = await stdioSubject(command).open("ag02");
+  const failures: unknown[] = [];
+  try {
+    for (const row of loadCorpus().filter((r) => appliesTo(r, "ag02"))) {
+      const checks = await runRow(row, session.send, "ag02");
+      if (statusOf(checks, { level: "messages", tiers: ["core", "catalog", "hardening"] }) !== "passed") failures.push({ id: row.id, failure: checks.find((c) => !c.pass) });
+    }
+  } finally {
+    await session.close();
+  }
+  return failures;
+}
 
 /** The TypeScript template, transpiled as a user would compile it, in the scratch folder. */
 function typescriptAdapter(): string {
   const adapter = join(scratch, "adapter.mjs");
   if (!existsSync(adapter)) {
-    const source = readFileSync(join(TEMPLATES, "typescript", "adapter.ts"), "utf8");
+    const source = readFileSync(join(TEMPLATES, "typescript", "adapter.mts"), "utf8");
     const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } });
     writeFileSync(adapter, outputText);
   }

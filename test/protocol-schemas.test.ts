@@ -6,7 +6,7 @@ import * as reference from "../src/index.js";
 import { loadCorpus } from "../src/harness/corpus.js";
 import { createHandler } from "../src/harness/handler.js";
 import type { Body, Command } from "../src/harness/protocol.js";
-import { checkMessage, COMMANDS, PROTOCOL_DIR, type MessageKind } from "../src/harness/protocol-schemas.js";
+import { checkMessage, COMMANDS, explainBatchReply, explainMessage, PROTOCOL_DIR, type MessageKind } from "../src/harness/protocol-schemas.js";
 import { runRow } from "../src/harness/run-row.js";
 import { appliesTo, PROFILES } from "../src/harness/rows.js";
 import { serve } from "../src/harness/serve.js";
@@ -110,6 +110,27 @@ describe("the protocol's message schemas", () => {
       ["register.request", { seq: 1, cmd: "register", tool: { name: "t", description: "", parameters: null, behavior: { kind: "explode" } } }, "$.tool.behavior: does not match any schema in anyOf"],
     ];
     for (const [kind, message, problem] of cases) expect(checkMessage(kind, message), JSON.stringify(message)).toContain(problem);
+  });
+
+  it("accept a definition without description (Go's omitempty drops an empty one), and nothing else missing", () => {
+    expect(checkMessage("definitions.reply", { seq: 1, definitions: [{ name: "t", parameters: { type: "object" } }] })).toEqual([]);
+    expect(checkMessage("definitions.reply", { seq: 1, definitions: [{ name: "t", description: 3, parameters: {} }] })).toEqual(["$.definitions[0].description: expected string, got number"]);
+    expect(checkMessage("definitions.reply", { seq: 1, definitions: [{ description: "", parameters: {} }] })).toEqual(['$.definitions[0]: missing required property "name"']);
+  });
+
+  it("explain a broken reply with the value each problem is about, and hold a reply inside concurrently to its own command's schema", () => {
+    expect(explainMessage("names.reply", { seq: 1, names: {} })).toEqual(["$.names: expected array, got object: {}"]);
+    expect(explainMessage("names.reply", { seq: 1, names: ["a", 2] })).toEqual(["$.names[1]: expected string, got number: 2"]);
+    expect(explainMessage("definitions.reply", { seq: 1, definitions: [{ name: "t" }] })).toEqual(['$.definitions[0]: missing required property "parameters": {"name":"t"}']);
+    expect(explainMessage("names.reply", { seq: 1, names: ["x".repeat(300)] })).toEqual([]);
+    expect(explainMessage("names.reply", { seq: 1, names: "x".repeat(300) })[0]).toMatch(/^\$\.names: expected array, got string: "x{118}…$/);
+    // without seq, a call's without runs: as PROTOCOL.md allows inside a batch
+    expect(explainBatchReply("names", { names: ["a"] })).toEqual([]);
+    expect(explainBatchReply("call", { result: { callId: "c", name: "t", content: "", isError: false }, message: { role: "tool", tool_call_id: "c", content: "" } })).toEqual([]);
+    expect(explainBatchReply("call", { threw: "boom" })).toEqual([]);
+    expect(explainBatchReply("names", { names: {} })).toEqual(["$.names: expected array, got object: {}"]);
+    expect(explainBatchReply("call", {})).toEqual(["$: does not match any schema in anyOf: {}"]);
+    expect(explainBatchReply("register", "ok")).toEqual(['$: expected object: "ok"']);
   });
 });
 

@@ -41,6 +41,47 @@ describe("the reference served by `tool-conformance adapter`", () => {
   }
 });
 
+describe("a definitions reply without description (a Go ToolDef tagged omitempty)", () => {
+  const OMITEMPTY = join(PACKAGE_ROOT, "test/fixtures/bad-subjects/omitempty.mjs");
+
+  it("is what the fixture writes on the wire, alone and inside concurrently", () => {
+    const lines = [
+      { seq: 1, cmd: "start", version: 1, profile: "ag02" },
+      { seq: 2, cmd: "register", tool: { name: "quiet", description: "", parameters: null, behavior: { kind: "echo" } } },
+      { seq: 3, cmd: "definitions" },
+      { seq: 4, cmd: "concurrently", requests: [{ cmd: "definitions" }] },
+      { seq: 5, cmd: "stop" },
+    ];
+    const run = spawnSync("node", [OMITEMPTY], { input: lines.map((line) => JSON.stringify(line)).join("\n") + "\n", encoding: "utf8", timeout: 10_000 });
+    const replies = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(replies[2]).toEqual({ seq: 3, definitions: [{ name: "quiet", parameters: { type: "object" } }] });
+    expect(replies[3]).toEqual({ seq: 4, replies: [{ definitions: [{ name: "quiet", parameters: { type: "object" } }] }], runs: {} });
+  });
+
+  it("means the empty string: every row with a definitions step passes, in each profile", async () => {
+    for (const profile of PROFILES) {
+      const session = await stdioSubject(`node ${OMITEMPTY}`).open(profile);
+      const failures: unknown[] = [];
+      try {
+        await session.send({ cmd: "registry" });
+        await session.send({ cmd: "register", tool: { name: "quiet", description: "", parameters: null, behavior: { kind: "echo" } } });
+        expect(await session.send({ cmd: "definitions" })).toEqual({ definitions: [{ name: "quiet", description: "", parameters: { type: "object" } }] });
+        expect(await session.send({ cmd: "concurrently", requests: [{ cmd: "definitions" }] })).toEqual({ replies: [{ definitions: [{ name: "quiet", description: "", parameters: { type: "object" } }] }], runs: {} });
+        const defining = rows.filter((r) => appliesTo(r, profile) && JSON.stringify(r).includes('"op":"definitions"'));
+        expect(defining.some((r) => JSON.stringify(r).includes('"description":""')), profile).toBe(true);
+        for (const row of defining) {
+          const checks = await runRow(row, session.send, profile).catch((error: Error) => error);
+          if (checks instanceof Error) failures.push({ id: row.id, errored: checks.message });
+          else if (statusOf(checks, { ...strictest, tiers: [...strictest.tiers] }) !== "passed") failures.push({ id: row.id, failure: checks.find((c) => !c.pass) });
+        }
+      } finally {
+        await session.close();
+      }
+      expect(failures, profile).toEqual([]);
+    }
+  });
+});
+
 describe("tool-conformance smoke", () => {
   const smoke = (...args: string[]) => spawnSync("node", [MAIN, "smoke", ...args], { encoding: "utf8", timeout: 20_000 });
 
@@ -48,7 +89,7 @@ describe("tool-conformance smoke", () => {
     const run = smoke("--subject", ADAPTER);
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(/^ok {4}start {5}reference 0\.1\.0 \(typescript\), protocol 1, profiles ag02, lesson, pointer, capabilities validate, registry, concurrency, records$/m);
-    for (const step of ["compile", "validate", "registry", "parallel"]) expect(run.stdout).toMatch(new RegExp(`^ok {4}${step}`, "m"));
+    for (const step of ["compile", "validate", "names", "definitions", "registry", "parallel"]) expect(run.stdout).toMatch(new RegExp(`^ok {4}${step}`, "m"));
     expect(run.stdout).toMatch(/^smoke: ok: the subject speaks protocol 1 \(\d+ ms\)$/m);
     expect(run.status).toBe(0);
   });
@@ -71,6 +112,39 @@ describe("tool-conformance smoke", () => {
     expect(run.stdout).toMatch(/^FAIL {2}validate {2}the reply to "validate" \(seq 3\) is not JSON: "debug: validating now\.\.\."$/m);
     expect(run.stdout).toMatch(/^ {6}\| spoiling seq 3$/m);
     expect(run.stdout).toMatch(/^smoke: the subject answered wrongly/m);
+    expect(run.status).toBe(1);
+  });
+
+  it("sends names and definitions: an adapter that forgot to await them (promises, written {}) FAILs on names, saying what it sent (exit 1)", () => {
+    const run = smoke("--subject", `node ${join(PACKAGE_ROOT, "test/fixtures/bad-subjects/unawaited.mjs")}`);
+    expect(run.stdout).toMatch(/^ok {4}validate/m);
+    expect(run.stdout).toMatch(/^FAIL {2}names {5}the reply to "names" \(seq \d+\) breaks the protocol: \$\.names: expected array, got object: \{\}$/m);
+    expect(run.stdout).not.toMatch(/^smoke: ok/m);
+    expect(run.status).toBe(1);
+  });
+
+  it("holds each reply to its command's schema: a definitions reply that is not a list FAILs on definitions (exit 1)", () => {
+    const run = spawnSync("node", [MAIN, "smoke", "--subject", `node ${join(PACKAGE_ROOT, "test/fixtures/bad-subjects/answers.mjs")}`], {
+      encoding: "utf8",
+      timeout: 20_000,
+      env: { ...process.env, FAULT_ON: '"cmd":"definitions"', REPLY: '{"definitions":{}}' },
+    });
+    expect(run.stdout).toMatch(/^ok {4}names/m);
+    expect(run.stdout).toMatch(/^FAIL {2}definitions the reply to "definitions" \(seq \d+\) breaks the protocol: \$\.definitions: expected array, got object: \{\}$/m);
+    expect(run.status).toBe(1);
+  });
+
+  it("holds each reply inside concurrently to its own command's schema, naming which (exit 1)", () => {
+    const run = spawnSync("node", [MAIN, "smoke", "--subject", `node ${join(PACKAGE_ROOT, "test/fixtures/bad-subjects/answers.mjs")}`], {
+      encoding: "utf8",
+      timeout: 20_000,
+      env: { ...process.env, FAULT_ON: '"cmd":"concurrently"', REPLY: JSON.stringify({ replies: [{ ok: true }, {}, {}, { names: {} }, { definitions: [] }], runs: {} }) },
+    });
+    expect(run.stdout).toMatch(/^ok {4}registry/m);
+    const fail = run.stdout.split("\n").find((line) => line.startsWith("FAIL  parallel  "));
+    expect(fail).toMatch(/^FAIL {2}parallel {2}the reply to "concurrently" breaks the protocol: reply 1 \(call\) \$: does not match any schema in anyOf: \{"ok":true\}; /);
+    expect(fail).toContain("reply 4 (names) $.names: expected array, got object: {}");
+    expect(fail).not.toContain("reply 5");
     expect(run.status).toBe(1);
   });
 

@@ -34,6 +34,42 @@ export function checkMessage(kind: MessageKind, message: unknown, max = 3): stri
     .map(String);
 }
 
+/**
+ * checkMessage's problems, each followed by the value it is about, clipped: `$.names: expected
+ * array, got object: {}` shows the person fixing the adapter what it sent.
+ */
+export function explainMessage(kind: MessageKind, message: unknown, max = 3): string[] {
+  return explain(kind, message, message, max);
+}
+
+/** The problems of `checked`, each shown with its value in `shown` (the reply as sent, before anything the check adds). */
+function explain(kind: MessageKind, checked: unknown, shown: unknown, max: number): string[] {
+  const value = toJsonValue(shown);
+  return messageSchema(kind)
+    .validate(toJsonValue(checked))
+    .slice(0, max)
+    .map((error) => `${String(error)}: ${clip(JSON.stringify(valueAt(value, error.segments)) ?? "undefined")}`);
+}
+
+/**
+ * What is wrong with one reply inside a `concurrently` batch: it is the reply of its own command,
+ * without `seq`, and a call's may leave out `runs` (PROTOCOL.md, concurrently).
+ */
+export function explainBatchReply(cmd: Command, reply: unknown, max = 3): string[] {
+  if (typeof reply !== "object" || reply === null || Array.isArray(reply)) return [`$: expected object: ${clip(JSON.stringify(toJsonValue(reply)))}`];
+  return explain(`${cmd}.reply`, { seq: 0, ...(cmd === "call" ? { runs: {} } : {}), ...reply }, reply, max);
+}
+
+function valueAt(value: JsonValue, segments: readonly (string | number)[]): JsonValue | undefined {
+  let at: JsonValue | undefined = value;
+  for (const segment of segments) at = typeof at === "object" && at !== null && Object.hasOwn(at, segment) ? (at as Record<string, JsonValue>)[segment] : undefined;
+  return at;
+}
+
+function clip(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
 /** Any value as a JSON value: JSON.parse's output as it is; what JSON cannot hold (undefined, Infinity) as null and 0. */
 export function toJsonValue(value: unknown): JsonValue {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;

@@ -1,6 +1,8 @@
 import { visible } from "../../harness/reporters/text.js";
 import { InvalidArgumentError, type Command } from "commander";
-import type { Body } from "../../harness/protocol.js";
+import type { Body, ConcurrentBody } from "../../harness/protocol.js";
+import { explainBatchReply } from "../../harness/protocol-schemas.js";
+import { ProtocolError, sameJson } from "../../harness/run-row.js";
 import { PROTOCOL_VERSION } from "../../harness/protocol.js";
 import type { ProfileName } from "../../harness/rows.js";
 import { profileOption } from "../arguments.js";
@@ -9,8 +11,10 @@ import { describeImplementation, SubjectError, type Session } from "../../harnes
 import { EXIT } from "../errors.js";
 
 // `smoke --subject "COMMAND"`: the first thing an adapter author runs. In about a second it
-// checks that the adapter speaks the protocol (handshake, one compile, one validate, one
-// registry round) and says precisely what is wrong when it does not. Last, it probes the
+// checks that the adapter speaks the protocol: every command its capabilities promise is sent once
+// (handshake, compile, validate; registry, register, names, definitions, call; concurrently; the
+// lesson's get and validate by name), each reply is held to its schema in conformance/protocol/,
+// and a broken one is named with what is wrong in it. Last, it probes the
 // adapter's crash handling: a compile, a validate and a call nested 100000 deep, which a naive
 // implementation crashes on. A normal answer or `threw` keeps the protocol (`threw` is a warning:
 // the implementation's own wrong answer); a process that dies or an errored reply there is a FAIL.
@@ -20,6 +24,12 @@ const WEATHER = JSON.stringify({
   properties: { city: { type: "string", minLength: 1 }, days: { type: "integer", minimum: 1, maximum: 7 }, unit: { enum: ["c", "f"] } },
   required: ["city"],
   additionalProperties: false,
+});
+/** The same tool in the lesson's eight keywords only (no minimum, maximum, additionalProperties: those are not the lesson's). */
+const LESSON_WEATHER = JSON.stringify({
+  type: "object",
+  properties: { city: { type: "string", minLength: 1, pattern: "^[A-Z]" }, days: { type: "integer" }, unit: { enum: ["c", "f"] }, tags: { type: "array", items: { type: "string", maxLength: 8 } } },
+  required: ["city"],
 });
 const WORKED_EXAMPLE = '{"days": "3", "unit": "kelvin", "country": "FR"}';
 /** The lesson's own example: `{"a": {"b": [1, 2, "x"]}}` fails at /a/b/2. */
@@ -49,7 +59,7 @@ interface Options {
 export function register(program: Command): void {
   program
     .command("smoke")
-    .description("check in a second that an adapter speaks the protocol: handshake, one compile, one validate, one registry round, then requests nested 100000 deep that a naive implementation crashes on (exit 0 ok, 1 it answered wrongly: a broken reply (FAIL) or an answer the spec does not give (warn), 3 it could not start)")
+    .description("check in a second that an adapter speaks the protocol: every command its capabilities promise, sent once, each reply held to its schema (handshake, compile, validate; registry, register, names, definitions, call; concurrently; the lesson's get and validate by name), then requests nested 100000 deep that a naive implementation crashes on (exit 0 ok, 1 it answered wrongly: a broken reply (FAIL) or an answer the spec does not give (warn), 3 it could not start)")
     .requiredOption("--subject <command>", 'the adapter\'s command line, run through the shell (e.g. "python3 adapter.py")')
     .addOption(profileOption("the profile to ask for: ag02 (default) or lesson (pointer is its older name)"))
     .option("--timeout <ms>", "how long to wait for each reply", milliseconds, 2000)
@@ -81,20 +91,32 @@ export async function smoke(options: Options, print: (line: string) => void): Pr
   const lesson = options.profile === "lesson";
   let failed = false;
   let warned = false;
-  /** Sends one request; prints FAIL (protocol broken) or warn lines (answer differs from the spec). Returns the reply if it kept the protocol. */
+  /**
+   * Sends one request; prints FAIL (protocol broken: the session's schema check, or a ProtocolError
+   * from `judge`) or warn lines (answer differs from the spec). Returns the reply if it kept the protocol.
+   */
   const step: Step = async (name, body, judge, probe) => {
-    let reply: Record<string, unknown>;
-    try {
-      reply = await session.send(body);
-    } catch (error) {
+    const fail = (error: unknown) => {
       failed = true;
       print(`FAIL  ${name.padEnd(9)} ${probe ? `${probe.what}: ` : ""}${error instanceof Error ? error.message : String(error)}`);
       if (probe) print(`      ${probe.hint}`);
       const stderr = (error as { stderr?: unknown }).stderr;
       printStderr(typeof stderr === "string" ? stderr : session.stderrTail?.(), print);
       return undefined;
+    };
+    let reply: Record<string, unknown>;
+    let notes: string[];
+    try {
+      reply = await session.send(body);
+    } catch (error) {
+      return fail(error);
     }
-    const notes = judge(reply);
+    try {
+      notes = judge(reply);
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      return fail(error);
+    }
     warned ||= notes.length > 0;
     for (const note of notes) print(`warn  ${name.padEnd(9)} ${note}`);
     return { reply, clean: notes.length === 0 };
@@ -125,13 +147,11 @@ export async function smoke(options: Options, print: (line: string) => void): Pr
     } else {
       print('skip  validate  the subject does not announce the "validate" capability');
     }
-    let registered = false;
-    if (!hasRegistry) print('skip  registry  the subject does not announce the "registry" capability');
-    else if (!failed && !lesson) registered = await registryRound(step, ok, hello.capabilities.includes("concurrency"));
-    if (lesson && !failed) {
-      if (hello.capabilities.includes("records")) await recordsRound(step, ok);
-      else print('skip  records   the subject does not announce the "records" capability (register with record fields, get, validate by name): the lesson profile\'s registry rows need it');
-    }
+    const records = hello.capabilities.includes("records");
+    let registered: string | undefined;
+    if (!hasRegistry && !records) print('skip  registry  the subject does not announce the "registry" capability');
+    else if (!failed) registered = await registryRound(step, ok, { lesson, records: lesson && records, concurrency: hello.capabilities.includes("concurrency") });
+    if (lesson && !records && !failed) print('skip  records   the subject does not announce the "records" capability (register with record fields, get, validate by name): the lesson profile\'s registry rows need it');
     // last: a probe that kills a careless adapter leaves nothing after it untested
     if (!failed) await crashProbes(step, ok, hasValidate, registered);
   } finally {
@@ -166,7 +186,7 @@ type Step = (name: string, body: Body, judge: (reply: Record<string, unknown>) =
  * protocol: a normal one is ok, `threw` a warning (the implementation's wrong answer, its row
  * fails). A dead process or an errored reply is a FAIL: the adapter does not catch around the call.
  */
-async function crashProbes(step: Step, ok: (name: string, text: string) => void, validate: boolean, registered: boolean): Promise<void> {
+async function crashProbes(step: Step, ok: (name: string, text: string) => void, validate: boolean, registered: string | undefined): Promise<void> {
   const probe = (what: string): Probe => ({ what, hint: THREW_HINT });
   const crash = (what: string, reply: Record<string, unknown>) =>
     typeof reply.threw === "string" ? [`${what}: the implementation threw ${JSON.stringify(reply.threw.slice(0, 200))}: a wrong answer (its row fails), correctly reported`] : [];
@@ -183,26 +203,57 @@ async function crashProbes(step: Step, ok: (name: string, text: string) => void,
     answered("validate", argument, validated, "answered");
     if (!validated) return;
   }
-  if (registered) {
+  if (registered !== undefined) {
     const call = `a call whose arguments nest ${DEEP} deep`;
-    const called = await step("call", { cmd: "call", call: { id: "call_deep", name: "get_weather", arguments: DEEP_ARGUMENT } }, (reply) => crash(call, reply), probe(call));
+    const called = await step("call", { cmd: "call", call: { id: "call_deep", name: registered, arguments: DEEP_ARGUMENT } }, (reply) => crash(call, reply), probe(call));
     answered("call", call, called, "answered with a Result");
   }
 }
 
-/** A fresh registry, one tool registered, one valid call: the tool runs once with the exact bytes. Resolves to whether the tool was registered. */
-async function registryRound(step: Step, ok: (name: string, text: string) => void, concurrency: boolean): Promise<boolean> {
-  if (!(await step("registry", { cmd: "registry" }, () => []))) return false;
-  const registered = await step(
-    "register",
-    { cmd: "register", tool: { name: "get_weather", description: "Get the weather forecast for a city", parameters: WEATHER, behavior: { kind: "echo" } } },
-    (reply) => (reply.ok === true ? [] : [`the seed's get_weather tool was refused: ${String(reply.error)}`]),
-  );
-  if (!registered) return false;
-  const called = await step("call", { cmd: "call", call: { id: "call_1", name: "get_weather", arguments: VALID_CALL } }, (reply) => {
+/** What the registry round may send: the lesson's tool, its record fields (get, validate by name: the lesson's alone), and `concurrently`. */
+interface RegistryOptions {
+  lesson: boolean;
+  records: boolean;
+  concurrency: boolean;
+}
+
+/**
+ * A fresh registry, one tool registered, read back by names and definitions (and, with records, by
+ * get and validate by name), one valid call: the tool runs once with the exact bytes; then, with
+ * concurrency, a batch of calls, names and definitions at once. Resolves to the tool's name if it
+ * was registered and the round kept the protocol.
+ */
+async function registryRound(step: Step, ok: (name: string, text: string) => void, options: RegistryOptions): Promise<string | undefined> {
+  if (!(await step("registry", { cmd: "registry" }, () => []))) return undefined;
+  const schema = options.lesson ? LESSON_WEATHER : WEATHER;
+  const spec = options.lesson ? { name: "weather.current", description: "Current weather for a city" } : { name: "get_weather", description: "Get the weather forecast for a city" };
+  const fields = options.records ? { idempotent: true, timeoutMs: 2500, handler: "async" as const } : {};
+  const tool = { ...spec, parameters: schema, behavior: { kind: "echo" as const }, ...fields };
+  const registered = await step("register", { cmd: "register", tool }, (reply) => (reply.ok === true ? [] : [`a tool named ${JSON.stringify(tool.name)} was refused: ${String(reply.error)}`]));
+  if (!registered) return undefined;
+  // a refused tool (warned above) leaves the registry empty
+  const kept = registered.reply.ok === true ? [tool] : [];
+  const listed = await step("names", { cmd: "names" }, (reply) => {
+    if (typeof reply.threw === "string") return [`Names threw: ${reply.threw}`];
+    const names = reply.names as string[];
+    const wanted = kept.map((t) => t.name);
+    return sameList(names, wanted) ? [] : [`names should be ${JSON.stringify(wanted)}, got ${JSON.stringify(names)}`];
+  });
+  if (listed?.clean) ok("names", "the tools registered, no more, no fewer");
+  if (!listed) return undefined;
+  const wanted = kept.map((t) => ({ name: t.name, description: t.description, parameters: JSON.parse(schema) as unknown }));
+  const defined = await step("definitions", { cmd: "definitions" }, (reply) => {
+    if (typeof reply.threw === "string") return [`Definitions threw: ${reply.threw}`];
+    const definitions = reply.definitions; // a missing description already read as "" (the stdio subject)
+    return sameJson(definitions, wanted) ? [] : [`definitions should be ${JSON.stringify(wanted)}, got ${JSON.stringify(definitions)}`];
+  });
+  if (defined?.clean) ok("definitions", "its name, description and parameters as registered");
+  if (!defined) return undefined;
+  if (options.records && !(await recordsChecks(step, ok, tool))) return undefined;
+  const called = await step("call", { cmd: "call", call: { id: "call_1", name: tool.name, arguments: VALID_CALL } }, (reply) => {
     if (typeof reply.threw === "string") return [`Call itself panicked or threw (it must return a Result): ${reply.threw}`];
     const result = reply.result as { isError: boolean; content: string; callId: string };
-    const runs = (reply.runs as Record<string, string[]>).get_weather ?? [];
+    const runs = (reply.runs as Record<string, string[]>)[tool.name] ?? [];
     const notes: string[] = [];
     if (result.isError) notes.push(`a valid call failed: ${result.content}`);
     else if (result.content !== VALID_CALL) notes.push(`the echo tool should answer its argument bytes ${JSON.stringify(VALID_CALL)}, got ${JSON.stringify(result.content)}`);
@@ -211,40 +262,47 @@ async function registryRound(step: Step, ok: (name: string, text: string) => voi
     return notes;
   });
   if (called?.clean) ok("registry", "registry, register, call: the tool ran once with the exact argument bytes");
-  if (!concurrency) return registered.reply.ok === true;
-  const calls = ["{\"city\":\"Oslo\"}", "{\"city\":\"Lima\"}", "{\"city\":\"Pune\"}"];
-  const batch = await step("parallel", { cmd: "concurrently", requests: calls.map((args, i) => ({ cmd: "call" as const, call: { id: `call_c${i}`, name: "get_weather", arguments: args } })) }, (reply) => {
-    const replies = reply.replies as Record<string, unknown>[];
-    if (replies.length !== calls.length) return [`${calls.length} requests got ${replies.length} replies`];
-    const runs = ((reply.runs as Record<string, string[]>).get_weather ?? []).slice().sort();
-    return sameList(runs, calls.slice().sort()) ? [] : [`three calls at once should run the tool once each; runs reports ${JSON.stringify(runs)}`];
-  });
-  if (batch?.clean) ok("parallel", "three calls at once: each ran once with its own arguments");
-  return batch !== undefined && registered.reply.ok === true;
+  if (!called) return undefined;
+  if (options.concurrency && !(await batchRound(step, ok, tool.name))) return undefined;
+  return registered.reply.ok === true ? tool.name : undefined;
 }
 
-/** The lesson's registry: a record registered with its fields, read back with get, validate by name. */
-async function recordsRound(step: Step, ok: (name: string, text: string) => void): Promise<void> {
-  if (!(await step("registry", { cmd: "registry" }, () => []))) return;
-  const tool = { name: "weather.current", description: "Current weather for a city", parameters: WEATHER, behavior: { kind: "echo" as const }, idempotent: true, timeoutMs: 2500, handler: "async" as const };
-  const registered = await step("register", { cmd: "register", tool }, (reply) => (reply.ok === true ? [] : [`a tool named "weather.current" was refused: ${String(reply.error)}`]));
-  if (!registered) return;
-  const got = await step("get", { cmd: "get", name: "weather.current" }, (reply) => {
-    if (reply.found !== true) return [`get("weather.current") raised: ${String(reply.error)}`];
+/** Three calls, names and definitions at once: each reply as its command's alone, each call run once. Resolves to whether it kept the protocol. */
+async function batchRound(step: Step, ok: (name: string, text: string) => void, name: string): Promise<boolean> {
+  const calls = ['{"city":"Oslo"}', '{"city":"Lima"}', '{"city":"Pune"}'];
+  const requests: ConcurrentBody[] = [...calls.map((args, i) => ({ cmd: "call" as const, call: { id: `call_c${i}`, name, arguments: args } })), { cmd: "names" }, { cmd: "definitions" }];
+  const batch = await step("parallel", { cmd: "concurrently", requests }, (reply) => {
+    const replies = reply.replies as unknown[];
+    if (replies.length !== requests.length) throw new ProtocolError(`the reply to "concurrently" has ${replies.length} replies to ${requests.length} requests`);
+    const broken = requests.flatMap((request, i) => explainBatchReply(request.cmd, replies[i]).map((problem) => `reply ${i + 1} (${request.cmd}) ${problem}`));
+    if (broken.length > 0) throw new ProtocolError(`the reply to "concurrently" breaks the protocol: ${broken.join("; ")}`);
+    const runs = ((reply.runs as Record<string, string[]>)[name] ?? []).slice().sort();
+    return sameList(runs, calls.slice().sort()) ? [] : [`three calls at once should run the tool once each; runs reports ${JSON.stringify(runs)}`];
+  });
+  if (batch?.clean) ok("parallel", "three calls, names and definitions at once: each call ran once with its own arguments");
+  return batch !== undefined;
+}
+
+/** The lesson's records: the tool read back with get, every field as registered; validate by name. Resolves to whether both kept the protocol. */
+async function recordsChecks(step: Step, ok: (name: string, text: string) => void, tool: { name: string; description: string }): Promise<boolean> {
+  const got = await step("get", { cmd: "get", name: tool.name }, (reply) => {
+    if (reply.found !== true) return [`get(${JSON.stringify(tool.name)}) raised: ${String(reply.error)}`];
     const record = reply.record as Record<string, unknown>;
     const wanted = { name: tool.name, description: tool.description, idempotent: true, timeoutMs: 2500, handler: "async" };
     const differ = Object.entries(wanted).filter(([field, value]) => record[field] !== value);
     return differ.map(([field, value]) => `get returns ${field} ${JSON.stringify(record[field])}, registered as ${JSON.stringify(value)}`);
   });
   if (got?.clean) ok("get", "the record comes back with every field as registered");
-  const validated = await step("validate", { cmd: "validate", tool: "weather.current", instance: '{"city": 42}' }, (reply) => {
-    if (reply.ok !== true) return [`validate("weather.current", …) raised: ${String(reply.error)}`];
+  if (!got) return false;
+  const validated = await step("validate", { cmd: "validate", tool: tool.name, instance: '{"city": 42}' }, (reply) => {
+    if (reply.ok !== true) return [`validate(${JSON.stringify(tool.name)}, …) raised: ${String(reply.error)}`];
     const errors = reply.errors as { path: string; expectedType?: string | null }[];
     return errors.length === 1 && errors[0]!.path === "/city" && errors[0]!.expectedType === "string"
       ? []
       : [`{"city": 42} should give one error at /city with expected_type string, got ${JSON.stringify(errors)}`];
   });
   if (validated?.clean) ok("validate", "validate by name: /city, with expected_type string");
+  return validated !== undefined;
 }
 
 function printStderr(stderr: string | undefined, print: (line: string) => void): void {

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
 import type { Body, StartReply } from "../protocol.js";
 import { PROTOCOL_VERSION } from "../protocol.js";
-import { checkMessage, type MessageKind } from "../protocol-schemas.js";
+import { checkMessage, explainMessage, type MessageKind } from "../protocol-schemas.js";
 import { ProtocolError, SubjectDied } from "../run-row.js";
 import { noSandbox } from "../sandbox/none.js";
 import type { Sandbox, SpawnPlan } from "../sandbox/common.js";
@@ -183,10 +183,10 @@ class StdioSession implements Session {
     if (reply.errored === true) {
       throw rowError(`the subject could not answer ${what}: ${typeof reply.message === "string" ? reply.message : "(no message)"}`, child);
     }
-    const problems = checkMessage(`${body.cmd}.reply` as MessageKind, reply);
+    const problems = explainMessage(`${body.cmd}.reply` as MessageKind, reply);
     if (problems.length > 0) throw rowError(`the reply to ${what} breaks the protocol: ${problems.join("; ")}`, child);
     const { seq: _, ...rest } = reply;
-    return rest;
+    return readOffWire(body, rest);
   }
 
   private async restart(): Promise<void> {
@@ -233,6 +233,29 @@ class StdioSession implements Session {
     }
     return hello;
   }
+}
+
+/**
+ * A reply as its JSON text means it: a definition without `description` has the empty one, as a
+ * Go ToolDef tagged `json:"description,omitempty"` writes it (PROTOCOL.md, definitions), inside a
+ * `concurrently` batch too. Only on the wire: an in-process implementation that leaves it out has
+ * no JSON to blame.
+ */
+function readOffWire(body: Body, reply: Record<string, unknown>): Record<string, unknown> {
+  if (body.cmd === "definitions" && Array.isArray(reply.definitions)) return { ...reply, definitions: reply.definitions.map(describedDefinition) };
+  if (body.cmd === "concurrently" && Array.isArray(reply.replies)) {
+    const requests = body.requests;
+    return { ...reply, replies: reply.replies.map((sub: unknown, i) => (requests[i] && isObject(sub) ? readOffWire(requests[i], sub) : sub)) };
+  }
+  return reply;
+}
+
+function describedDefinition(definition: unknown): unknown {
+  return isObject(definition) && !Object.hasOwn(definition, "description") ? { ...definition, description: "" } : definition;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

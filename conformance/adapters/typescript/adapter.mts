@@ -1,33 +1,54 @@
 // A stdio adapter for tool-conformance (conformance/PROTOCOL.md, version 1), for a TypeScript
-// or JavaScript module with the reference's API. No dependencies; Node 20+.
+// or JavaScript module with the reference's API. No dependencies (not even @types/node); Node 20+.
 //
-//   npx tsx adapter.ts ./src/index.ts          or, compiled:   node adapter.js ./dist/index.js
+//   npx tsx adapter.mts ./src/index.ts         or, compiled:   node adapter.mjs ./dist/index.js
 //
+// An .mts file compiles to an ES module (.mjs) wherever it sits, in or out of a package.
 // One JSON request a line on stdin, one reply a line on stdout; logs go to stderr, and so does
 // whatever the module prints (console.log is safe: it shows in the report).
+//
+// Every call into the module is awaited: a synchronous and an asynchronous implementation (or a
+// wrapper of a framework whose methods return promises) are served alike.
 //
 // What the module throws is its answer. compile and register refuse by throwing, except for the
 // errors a bug throws (crashed, below); anything validateJSON, names, definitions or call throw is a
 // crash. A crash is replied {"threw": "Type: message"}: the row fails, it is not errored.
-import { createInterface } from "node:readline";
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 
+/** A value, or a promise of it: what each method of the module may return. */
+type Maybe<T> = T | Promise<T>;
 /** What the module under test exports (the reference's API, the part the protocol needs). */
 interface Implementation {
-  compile(schemaText: string): { validateJSON(text: string): { path: string; message: string }[] };
-  Registry: new (options?: { timeoutMs?: number }) => RegistryLike;
-  newTool(name: string, description: string, schemaText: string | undefined, fn: (args: string, signal: AbortSignal) => Promise<string>): unknown;
+  compile(schemaText: string): Maybe<{ validateJSON(text: string): Maybe<{ path: string; message: string }[]> }>;
+  Registry: new (options?: { timeoutMs?: number }) => Maybe<RegistryLike>;
+  newTool(name: string, description: string, schemaText: string | undefined, fn: (args: string, signal: Signal) => Promise<string>): Maybe<unknown>;
   ToolError: new (message: string) => Error;
 }
 interface RegistryLike {
-  register(tool: unknown): Error | undefined; // or throws
-  names(): string[];
-  definitions(): { name: string; description: string; parameters: unknown }[];
-  call(call: { id: string; name: string; arguments: string }): Promise<{ callId: string; name: string; content: string; isError: boolean; message(): unknown }>;
+  register(tool: unknown): Maybe<Error | undefined>; // or throws
+  names(): Maybe<string[]>;
+  definitions(): Maybe<{ name: string; description?: string; parameters: unknown }[]>;
+  call(call: { id: string; name: string; arguments: string }): Maybe<{ callId: string; name: string; content: string; isError: boolean; message(): Maybe<unknown> }>;
 }
 type Behavior = { kind: "echo" } | { kind: "reply" | "fail"; text: string } | { kind: "panic"; value: unknown } | { kind: "sleep"; ms: number; text: string } | { kind: "hang" };
 type Request = { seq: number; cmd: string; [field: string]: any };
+
+// The few Node globals and modules used, declared here so that no @types/node is needed.
+interface Signal {
+  addEventListener(type: "abort", listener: () => void): void;
+}
+declare const process: {
+  argv: string[];
+  stdin: unknown;
+  stdout: { write(text: string, done?: () => void): boolean };
+  stderr: { write(text: string): boolean };
+  exit(code: number): never;
+};
+declare function setTimeout(done: () => void, ms: number): unknown;
+declare function clearTimeout(timer: unknown): void;
+/** A Node module, imported by a name the compiler does not resolve: typed by what is used of it. */
+const builtin = (name: string): Promise<any> => import(name);
+const { createInterface } = (await builtin("node:readline")) as { createInterface(options: { input: unknown; crlfDelay: number }): AsyncIterable<string> };
+const { pathToFileURL } = (await builtin("node:url")) as { pathToFileURL(path: string): { href: string } };
 
 const file = process.argv[2];
 if (!file) {
@@ -38,18 +59,18 @@ if (!file) {
 // at import or in a call, goes to stderr: it is its output in the report, never a line of the protocol.
 const reply = process.stdout.write.bind(process.stdout) as (text: string, done?: () => void) => boolean;
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-const impl = (await import(pathToFileURL(resolve(file)).href)) as Implementation;
-let registry = new impl.Registry();
+const impl = (await import(pathToFileURL(file).href)) as Implementation;
+let registry = await new impl.Registry();
 let runs: Record<string, string[]> = {};
 
 /** Resolves after ms, or rejects when the call is cancelled (its timeout). */
-const sleep = (ms: number, signal: AbortSignal) =>
+const sleep = (ms: number, signal: Signal) =>
   new Promise<void>((done, fail) => {
     const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
     signal.addEventListener("abort", () => (clearTimeout(timer), fail(new Error("cancelled"))));
   });
 
-function toolOf(spec: { name: string; description: string; parameters: string | null; behavior: Behavior }): unknown {
+async function toolOf(spec: { name: string; description: string; parameters: string | null; behavior: Behavior }): Promise<unknown> {
   const b = spec.behavior;
   return impl.newTool(spec.name, spec.description, spec.parameters ?? undefined, async (args, signal) => {
     (runs[spec.name] ??= []).push(args);
@@ -76,19 +97,20 @@ async function handle(req: Request): Promise<object> {
     case "validate": {
       let schema;
       try {
-        schema = impl.compile(req.schema);
+        schema = await impl.compile(req.schema);
       } catch (error) {
         return crashed(error) ? threw(error) : refusal(error);
       }
       if (req.cmd === "compile") return { ok: true };
       try {
-        return { ok: true, errors: schema.validateJSON(req.instance).map((e) => ({ path: e.path, message: e.message })) };
+        const errors = await schema.validateJSON(req.instance);
+        return { ok: true, errors: errors.map((e) => ({ path: e.path, message: e.message })) };
       } catch (error) {
         return threw(error);
       }
     }
     case "registry":
-      registry = new impl.Registry(req.timeoutMs === undefined ? {} : { timeoutMs: req.timeoutMs });
+      registry = await new impl.Registry(req.timeoutMs === undefined ? {} : { timeoutMs: req.timeoutMs });
       return { ok: true };
     case "register":
     case "names":
@@ -112,17 +134,17 @@ async function handle(req: Request): Promise<object> {
 async function registryRequest(req: Request): Promise<object> {
   if (req.cmd === "register") {
     try {
-      const error = registry.register(toolOf(req.tool));
+      const error = await registry.register(await toolOf(req.tool));
       return error ? refusal(error) : { ok: true };
     } catch (error) {
       return crashed(error) ? threw(error) : refusal(error);
     }
   }
   try {
-    if (req.cmd === "names") return { names: registry.names() };
-    if (req.cmd === "definitions") return { definitions: registry.definitions() };
+    if (req.cmd === "names") return { names: await registry.names() };
+    if (req.cmd === "definitions") return { definitions: await registry.definitions() };
     const r = await registry.call(req.call);
-    return { result: { callId: r.callId, name: r.name, content: r.content, isError: r.isError }, message: r.message() };
+    return { result: { callId: r.callId, name: r.name, content: r.content, isError: r.isError }, message: await r.message() };
   } catch (error) {
     return threw(error); // names, definitions and call never throw
   }
