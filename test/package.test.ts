@@ -124,7 +124,10 @@ export const seen: [number, string[], typeof read] = [errors.length, definitions
     expect(run(bin, ["validate", "schema.json", "args.json"], consumer).status).toBe(0);
     const validators = run(bin, ["validators"], consumer);
     expect(validators.status, validators.stderr).toBe(0);
-    const pins = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { peerDependencies: Record<string, string> }).peerDependencies;
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional?: boolean }> };
+    // every peer is optional: the validators' libraries, and vitest for tool-conformance/vitest
+    expect(Object.keys(manifest.peerDependencies).every((name) => manifest.peerDependenciesMeta[name]?.optional === true)).toBe(true);
+    const { vitest: _, ...pins } = manifest.peerDependencies;
     expect(Object.keys(pins).sort()).toEqual(["@cfworker/json-schema", "@exodus/schemasafe", "@hyperjump/json-schema", "ajv", "jsonschema", "z-schema"]);
     for (const [name, version] of Object.entries(pins)) expect(validators.stdout).toMatch(new RegExp(`${name.replace("/", "\\/")} +not installed +install it with: npm install ${name.replace("/", "\\/")}@${version.replaceAll(".", "\\.")}\\n`));
     expect(validators.stdout).toContain(`  npm install ${Object.entries(pins).map(([name, version]) => `${name}@${version}`).join(" ")}\n`);

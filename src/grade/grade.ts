@@ -1,11 +1,11 @@
 import { appendFileSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
-import { classTable, type ClassTable } from "../cli/commands/merge.js";
+import { classTable, type ClassTable } from "../harness/class-table.js";
 import { createHash } from "node:crypto";
 import { PACKAGE_ROOT } from "../harness/corpus.js";
 import { SUBJECT_TEXT_CAPS, subjectText, verifyReportFile, writeReport, type Report, type ReportHeader, type ReportRow } from "../harness/report.js";
-import { REPORT_FILES } from "../cli/commands/score.js";
+import { REPORT_FILES } from "../harness/reporters/names.js";
 import { oneLine } from "../harness/reporters/text.js";
 import { SandboxError, sandboxOwner } from "../harness/sandbox/index.js";
 import { formatPercent } from "../harness/scoring.js";

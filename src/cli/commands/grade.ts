@@ -12,8 +12,9 @@ import { parseSize, type SandboxMode } from "../../harness/sandbox/index.js";
 import { noWorkflowCommands, oneLine } from "../../harness/reporters/text.js";
 import { parseDuration, positiveInt } from "../arguments.js";
 import { EXIT, UsageError } from "../errors.js";
-import { toCsv, toMarkdown } from "./merge.js";
-import { REPORTERS, writeFailure } from "./score.js";
+import { toCsv, toMarkdown } from "../../harness/class-table.js";
+import { REPORTERS } from "../../harness/reporters/names.js";
+import { writeFailure } from "./score.js";
 import { makeDirectory } from "../../harness/directory.js";
 
 // `tool-conformance grade SUBMISSIONS --subject CMD [--build CMD]`: a class in one command. Each

@@ -9,7 +9,8 @@ import { paintFor, renderTerminal } from "../../harness/reporters/terminal.js";
 import { describeWeighting } from "../../harness/weighting.js";
 import { UsageError } from "../errors.js";
 import { addScoringOptions, scoringGiven, weightingFrom, type ScoringFlags } from "../scoring-options.js";
-import { readReportOrExplain, REPORT_FILES, writeFailure } from "./score.js";
+import { REPORT_FILES } from "../../harness/reporters/names.js";
+import { readReportOrExplain, writeFailure } from "./score.js";
 
 // `tool-conformance report REPORT.jsonl --reporter html,…`: any reporter rendered from a report
 // already written, without scoring again: the report is read as every reader reads it (whole, its

@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { REPORT_FILES, REPORTERS, type ReporterName } from "../../harness/reporters/names.js";
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -49,17 +50,6 @@ export const MAX_POINTS = 1_000_000;
 export const MAX_PROCESSES = 65_536;
 export const MAX_CPU_SECONDS = 86_400;
 
-export const REPORTERS = ["terminal", "json", "junit", "gradescope", "markdown", "html", "github-actions"] as const;
-export type ReporterName = (typeof REPORTERS)[number];
-
-/** The file each reporter writes under --out (terminal and github-actions write to stdout). */
-export const REPORT_FILES: Record<Exclude<ReporterName, "terminal" | "github-actions">, string> = {
-  json: "report.jsonl",
-  junit: "junit.xml",
-  gradescope: "results.json",
-  markdown: "summary.md",
-  html: "report.html",
-};
 
 interface ScoreFlags extends ScoringFlags {
   subject?: string;
