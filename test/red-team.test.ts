@@ -6,8 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
 import { harnessFailure } from "../src/grade/grade.js";
 import { parseTemplate } from "../src/grade/template.js";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { readKeyFile, readReport, verifyReportFile, SUBJECT_TEXT_CAPS, type Report } from "../src/harness/report.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
+import type { Body } from "../src/harness/protocol.js";
+import { rowsForProfile } from "../src/harness/rows.js";
+import { runRow } from "../src/harness/run-row.js";
+import { inProcessSubject } from "../src/harness/subjects/in-process.js";
+import { flagsOf, readKeyFile, readReport, verifyReportFile, SUBJECT_TEXT_CAPS, type Report } from "../src/harness/report.js";
 import { cgroupSupport } from "../src/harness/sandbox/index.js";
 import { formatPercent } from "../src/harness/scoring.js";
 import { seedFromKey } from "../src/cli/commands/score.js";
@@ -29,6 +33,12 @@ beforeAll(() => {
   if (!existsSync(MAIN)) throw new Error("the red-team tests run the CLI: run npm run build first");
   requireBwrap();
 });
+
+/** A request's text with its keys sorted, as the table cheat (table.py) writes its keys. */
+function canonical(value: unknown): string {
+  const sorted = (v: unknown): unknown => (Array.isArray(v) ? v.map(sorted) : typeof v === "object" && v !== null ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v);
+  return JSON.stringify(sorted(value));
+}
 
 function scratchDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -267,6 +277,32 @@ describe("no borrowed answers", () => {
     const mergedCsv = readFileSync(join(root, "merged", "class.csv"), "utf8");
     expect(mergedCsv).toMatch(/^carrier,.*FLAGGED: carries 2 files/m);
     expect(mergedCsv).not.toMatch(/^honest,.*FLAGGED/m);
+  });
+
+  it("a table of the public reference's answers passes the corpus, not the fresh cases of a keyed seed: its report is flagged", { timeout: 120_000 }, async () => {
+    // the table: every request the corpus sends, with the reference's answer (what a student could record)
+    const answers: Record<string, unknown> = {};
+    const byCmd: Record<string, unknown> = {};
+    const session = await inProcessSubject("reference").open("ag02");
+    const record = async (body: Body) => {
+      const reply = await session.send(body);
+      answers[canonical(body)] ??= reply;
+      byCmd[body.cmd] ??= reply;
+      return reply;
+    };
+    await record({ cmd: "start", version: 1, profile: "ag02" } as Body);
+    for (const row of rowsForProfile(loadCorpus(), "ag02")) await runRow(row, record, "ag02").catch(() => undefined);
+    const dir = submission();
+    writeFileSync(join(dir, "table.json"), JSON.stringify({ answers, byCmd }));
+    const keyFile = join(scratchDir("tc-red-key-"), "grading.key");
+    writeFileSync(keyFile, "7e".repeat(32) + "\n");
+    const run = score(dir, "python3 table.py", ["--runtime", "python3", "--fresh", "100", "--key", keyFile, "--min-score", "0", "--jobs", "1", "--reporter", "json,markdown"]);
+    expect(run.code, run.stderr).toBe(0);
+    const parts = run.report!.summary.scores.byPart;
+    expect(parts.corpus!.percent).toBeGreaterThan(95);
+    expect(parts.corpus!.percent - parts.fresh!.percent).toBeGreaterThanOrEqual(25);
+    expect(flagsOf(run.report!)).toEqual([expect.stringMatching(/^FLAGGED: fresh part [\d.]+% far below corpus part [\d.]+%$/)]);
+    expect(readFileSync(join(run.out, "summary.md"), "utf8")).toMatch(/^> \*\*FLAGGED: fresh part/m);
   });
 
   it("--fresh with --key: the seed comes from the key, the same for every run, and no output shows it", { timeout: 90_000 }, () => {
