@@ -1,19 +1,24 @@
-import { loadAjv } from "./ajv.js";
-import { loadCfworker } from "./cfworker.js";
+import { loadAjv, loadAjvAsMcp } from "./ajv.js";
+import { loadCfworker, loadCfworkerAsLangChain } from "./cfworker.js";
 import { loadHyperjump } from "./hyperjump.js";
-import { packageVersion, validatorSubject, type ValidatorLibrary } from "./library.js";
+import { labelOf, packageOf, packageVersion, validatorSubject, type ValidatorLibrary } from "./library.js";
 import { loadJsonschema } from "./jsonschema.js";
 import { loadSchemasafe } from "./schemasafe.js";
 import { loadZSchema } from "./z-schema.js";
 import type { Subject } from "../subject.js";
 import { workerScript, workerValidatorSubject } from "./worker-subject.js";
 
-export { createValidatorHandler, validatorSubject, pointerSegments, type ValidatorLibrary } from "./library.js";
+export { createValidatorHandler, packageOf, validatorSubject, pointerSegments, type ValidatorLibrary } from "./library.js";
 
-/** The built-in alternative validators, by npm name. They are dev dependencies: load lazily. */
+/**
+ * The built-in alternative validators, by npm name, each configured our strict way; and, named
+ * `PACKAGE (WHO)`, as a framework users build on runs it. Optional peers: load lazily.
+ */
 export const VALIDATORS: readonly { name: string; load: () => Promise<ValidatorLibrary> }[] = [
   { name: "ajv", load: loadAjv },
+  { name: "ajv (MCP SDK)", load: loadAjvAsMcp },
   { name: "@cfworker/json-schema", load: loadCfworker },
+  { name: "@cfworker/json-schema (LangChain)", load: loadCfworkerAsLangChain },
   { name: "@hyperjump/json-schema", load: loadHyperjump },
   { name: "z-schema", load: loadZSchema },
   { name: "@exodus/schemasafe", load: loadSchemasafe },
@@ -39,8 +44,8 @@ export async function loadValidators(options: { inProcess?: boolean } = {}): Pro
     VALIDATORS.map(async ({ name, load }) => {
       try {
         const library = await load();
-        const version = packageVersion(name);
-        const subject = script ? workerValidatorSubject(name, `${name}@${version}`, script) : validatorSubject(library, version);
+        const version = packageVersion(packageOf(name));
+        const subject = script ? workerValidatorSubject(name, labelOf(name, version), script) : validatorSubject(library, version);
         return { name, library, subject };
       } catch (error) {
         return { name, missing: error instanceof Error ? error.message.split("\n")[0]! : String(error) };

@@ -44,6 +44,11 @@ export function isCrash(error: unknown): boolean {
 }
 
 /** The installed version of a package of ours (its package.json, else the pinned devDependency). */
+/** The npm package of a validator's name: `ajv (MCP SDK)` is ajv as the MCP SDK configures it. */
+export function packageOf(name: string): string {
+  return name.replace(/ \(.+\)$/, "");
+}
+
 export function packageVersion(name: string): string {
   try {
     const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "node_modules", name, "package.json"), "utf8")) as { version?: string };
@@ -173,8 +178,13 @@ export function createValidatorHandler(library: ValidatorLibrary, options: Valid
 }
 
 /** A library loaded in this process, behind the same protocol handler a stdio adapter would use. */
-export function validatorSubject(library: ValidatorLibrary, version = packageVersion(library.name)): Subject {
-  return handlerSubject(`${library.name}@${version}`, () => createValidatorHandler(library, { version }));
+export function validatorSubject(library: ValidatorLibrary, version = packageVersion(packageOf(library.name))): Subject {
+  return handlerSubject(labelOf(library.name, version), () => createValidatorHandler(library, { version }));
+}
+
+/** `ajv@8.20.0`, or `ajv@8.20.0 (MCP SDK)`: the package at its version, then whose configuration. */
+export function labelOf(name: string, version: string): string {
+  return `${packageOf(name)}@${version}${name.slice(packageOf(name).length)}`;
 }
 
 function messageOf(error: unknown): string {

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { VALIDATORS } from "./index.js";
-import { createValidatorHandler, packageVersion } from "./library.js";
+import { createValidatorHandler, packageOf, packageVersion } from "./library.js";
 import type { Request } from "../../protocol.js";
 
 // One validator library in a worker thread: a pattern that backtracks for ever hangs this
@@ -12,7 +12,7 @@ const entry = VALIDATORS.find((v) => v.name === name);
 try {
   if (!entry) throw new Error(`no built-in validator named ${name}`);
   const library = await entry.load();
-  const handle = createValidatorHandler(library, { version: packageVersion(library.name) });
+  const handle = createValidatorHandler(library, { version: packageVersion(packageOf(library.name)) });
   port.on("message", (request: Request) => {
     handle(request).then(
       (reply) => port.postMessage({ seq: request.seq, reply }),
