@@ -51,6 +51,7 @@ export function generatedBlocks(): Record<string, string> {
   const firstTable = validators.split("\n\n").find((part) => part.startsWith("| section"))!;
 
   return {
+    "corpus-rows": String(corpus.length),
     "ag02-rows": String(count("ag02", false)),
     "ag02-core": String(count("ag02", true)),
     "lesson-rows": String(count("lesson", false)),

@@ -57,7 +57,7 @@ describe("validator subjects", () => {
     validators = await loadValidators({ inProcess: true });
   });
 
-  it("loads all six libraries (dev dependencies), and two as frameworks configure them", () => {
+  it("loads all seven libraries (dev dependencies), and two as frameworks configure them", () => {
     expect(validators.map((v) => [v.name, v.missing])).toEqual([
       ["ajv", undefined],
       ["ajv (MCP SDK)", undefined],
@@ -67,6 +67,7 @@ describe("validator subjects", () => {
       ["z-schema", undefined],
       ["@exodus/schemasafe", undefined],
       ["jsonschema", undefined],
+      ["zod", undefined],
     ]);
   });
 
@@ -84,11 +85,24 @@ describe("validator subjects", () => {
       const session = await v.subject!.open("ag02");
       const checks = await runRow(example, session.send, "ag02");
       expect(statusOf(checks, { level: "verdict", ...ALL }), v.name).toBe("passed");
-      // as LangChain calls it, cfworker short-circuits: fewer than the example's four errors
+      // as LangChain calls it, cfworker short-circuits: fewer than the example's four errors;
+      // zod puts a missing property's error at the property ($.city), not at the object ($)
       const short = v.name === "@cfworker/json-schema (LangChain)";
-      if (v.library!.level === "paths") expect(statusOf(checks, { level: "paths", ...ALL }), v.name).toBe(short ? "failed" : "passed");
-      if (short) expect((checks.find((c) => c.what === "error paths in order")?.actual as string[]).length, v.name).toBeLessThan(4);
+      const zod = v.name === "zod";
+      const paths = checks.find((c) => c.what === "error paths in order")?.actual as string[];
+      if (v.library!.level === "paths") expect(statusOf(checks, { level: "paths", ...ALL }), v.name).toBe(short || zod ? "failed" : "passed");
+      if (short) expect(paths.length, v.name).toBeLessThan(4);
+      if (zod) expect(paths, v.name).toContain("$.city");
     }
+  });
+
+  it("zod's fromJSONSchema, checked by hand: required ignored without properties, keywords ignored without type, 1e20 not an integer", async () => {
+    const zod = await validators.find((v) => v.name === "zod")!.subject!.open("ag02");
+    const verdict = async (schema: unknown, instance: string) => ((await zod.send({ cmd: "validate", schema: JSON.stringify(schema), instance })) as { errors: unknown[] }).errors.length === 0;
+    expect(await verdict({ required: ["a"] }, "{}")).toBe(true);
+    expect(await verdict({ minLength: 3 }, '"a"')).toBe(true);
+    expect(await verdict({ type: "integer" }, "1e20")).toBe(false);
+    expect(await verdict({ type: "object", required: ["a"], properties: { a: {} } }, "{}")).toBe(false);
   });
 
   it("ajv as the MCP SDK configures it (strict: false) accepts a keyword outside the subset that our strict ajv refuses", async () => {
@@ -165,7 +179,7 @@ describe.skipIf(!existsSync(main))("tool-conformance validators (built)", () => 
     const out = execFileSync(process.execPath, [main, "validators", "--format", "json", "--jsts", jsts], { encoding: "utf8", timeout: 60_000 });
     const report = JSON.parse(out) as { rows: number; jsts: string; libraries: { name: string; agreed: { verdict: number } }[]; table: unknown[]; disagreements: unknown[] };
     expect(report.jsts).toMatch(/7 groups kept \(19 tests\), 5 left out/);
-    expect(report.libraries.map((l) => l.name)).toEqual(["reference", "ajv", "ajv (MCP SDK)", "@cfworker/json-schema", "@cfworker/json-schema (LangChain)", "@hyperjump/json-schema", "z-schema", "@exodus/schemasafe", "jsonschema"]);
+    expect(report.libraries.map((l) => l.name)).toEqual(["reference", "ajv", "ajv (MCP SDK)", "@cfworker/json-schema", "@cfworker/json-schema (LangChain)", "@hyperjump/json-schema", "z-schema", "@exodus/schemasafe", "jsonschema", "zod"]);
     // the reference is the oracle: it agrees with every row
     expect(report.libraries[0]!.agreed.verdict).toBe(report.rows);
     expect(report.disagreements.length).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ import { labelOf, packageOf, packageVersion, validatorSubject, type ValidatorLib
 import { loadJsonschema } from "./jsonschema.js";
 import { loadSchemasafe } from "./schemasafe.js";
 import { loadZSchema } from "./z-schema.js";
+import { loadZod } from "./zod.js";
 import type { Subject } from "../subject.js";
 import { workerScript, workerValidatorSubject } from "./worker-subject.js";
 
@@ -23,6 +24,7 @@ export const VALIDATORS: readonly { name: string; load: () => Promise<ValidatorL
   { name: "z-schema", load: loadZSchema },
   { name: "@exodus/schemasafe", load: loadSchemasafe },
   { name: "jsonschema", load: loadJsonschema },
+  { name: "zod", load: loadZod },
 ];
 
 export interface LoadedValidator {
