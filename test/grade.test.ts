@@ -116,6 +116,21 @@ describe("grade: a line for every submission", () => {
 });
 
 describe("grade: resumable", () => {
+  it("--fresh with --key and no --seed: every submission the same generated cases, from a seed printed nowhere; with neither, refused", { timeout: 120_000 }, () => {
+    const { subs, out } = makeClass({ a: "honest", b: "honest" });
+    const keyFile = join(out, "..", "grading.key");
+    writeFileSync(keyFile, "3c".repeat(32) + "\n");
+    const run = grade(subs, out, "--key", keyFile, "--fresh", "4", "--filter", "fresh/*");
+    expect(run.code, run.stderr).toBe(0);
+    const freshIds = (name: string) => readFileSync(join(out, name, "report.jsonl"), "utf8").split("\n").filter((l) => l.includes('"part":"fresh"')).map((l) => (JSON.parse(l) as { id: string }).id);
+    expect(freshIds("a")).toHaveLength(4);
+    expect(freshIds("b")).toEqual(freshIds("a"));
+    expect(run.stderr + run.stdout).not.toMatch(/seed/i);
+    const refused = grade(subs, join(out, "..", "other"), "--fresh", "4");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^tool-conformance: --fresh needs --key \(its seed is derived from the key and never printed\) or --seed with grade/m);
+  });
+
   it("keeps what is graded, redoes a deleted report and the failures; --force and new settings redo all", { timeout: 120_000 }, () => {
     const { subs, out } = makeClass({ a: "honest", b: "honest", c: "broken-build" });
     expect(grade(subs, out).code).toBe(0);

@@ -147,9 +147,10 @@ async function gradeCommand(root: string, flags: GradeFlags, scoreArgs: string[]
   const scoreTimeoutMs = parseDuration(flags.scoreTimeout, "--score-timeout");
   const unknown = flags.reporter.filter((r) => !(REPORTERS as readonly string[]).includes(r) || r === "terminal" || r === "github-actions");
   if (unknown.length) throw new UsageError(`--reporter: ${unknown.map((r) => JSON.stringify(r)).join(", ")} is not a report file (json, junit, gradescope, markdown, html)`);
-  // every submission must get the same generated cases, and so must a rerun: the seed is the grader's to give
-  if (scoreArgs.some((w) => w.startsWith("--fresh=")) && !scoreArgs.some((w) => w.startsWith("--seed="))) {
-    throw new UsageError("--fresh needs --seed with grade: every submission, and every rerun, must be scored on the same generated cases (e.g. --seed 20240601)");
+  // every submission must get the same generated cases, and so must a rerun: a seed derived from the
+  // key (which no student sees), or one the grader gives
+  if (scoreArgs.some((w) => w.startsWith("--fresh=")) && !scoreArgs.some((w) => w.startsWith("--seed=") || w.startsWith("--key="))) {
+    throw new UsageError("--fresh needs --key (its seed is derived from the key and never printed) or --seed with grade: every submission, and every rerun, must be scored on the same generated cases");
   }
   const buildBytes = parseSize(flags.buildDisk);
   if (buildBytes === undefined) throw new UsageError(`--build-disk: ${JSON.stringify(flags.buildDisk)} is not a size (e.g. 256M, 1G)`);
