@@ -298,6 +298,15 @@ function packageName(): string | undefined {
   }
 }
 
+/** A folder's entries; none when it cannot be read (absent, not a folder, closed to us). */
+function entriesOf(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Every other copy of this tool the sandbox would show: packages of the same name in the global
  * node_modules folders (npm i -g, a system package, nvm's or a prefix's), found by their
@@ -311,13 +320,7 @@ export function otherCopies(binds: readonly string[] = []): string[] {
   if (process.env.TOOL_CONFORMANCE_EXTRA_MODULES) for (const dir of process.env.TOOL_CONFORMANCE_EXTRA_MODULES.split(delimiter)) if (dir) roots.add(dir);
   const found = new Set<string>();
   const look = (dir: string, depth: number) => {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
+    for (const entry of entriesOf(dir)) {
       const path = join(dir, entry);
       if (entry.startsWith("@") && depth === 0) {
         look(path, 1);
@@ -336,13 +339,7 @@ export function otherCopies(binds: readonly string[] = []): string[] {
   for (const root of roots) look(root, 0);
   // a runtime folder shown with --sandbox-bind (an nvm or a prefix) may hold one: its node_modules folders, a few levels down
   const search = (dir: string, depth: number) => {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
+    for (const entry of entriesOf(dir)) {
       const path = join(dir, entry);
       if (kindOf(path) !== "dir") continue;
       if (entry === "node_modules") look(path, 0);
