@@ -1,5 +1,7 @@
 import { Help, InvalidArgumentError, Option, type Command } from "commander";
 import { PROFILE_ALIASES, PROFILES, profileNamed } from "../harness/rows.js";
+import type { Sandbox } from "../harness/sandbox/index.js";
+import type { SubjectSpec } from "../harness/score-subject.js";
 import { UsageError } from "./errors.js";
 
 // Command-line values shared by several commands.
@@ -88,4 +90,16 @@ export function profileOption(description = "contract profile: ag02 (seed 000, t
     if (!profile) throw new InvalidArgumentError(`Allowed choices are ${[...PROFILES, ...Object.keys(PROFILE_ALIASES)].join(", ")}.`);
     return profile;
   });
+}
+
+/**
+ * The subject a command names: a built-in name, --subject COMMAND (with its folder) or --module PATH;
+ * undefined when none is given, a usage error when more than one is.
+ */
+export function subjectSpecOf(positional: string | undefined, flags: { subject?: string; module?: string; submission?: string }, sandbox?: Sandbox): SubjectSpec | undefined {
+  const given = [positional !== undefined, flags.subject !== undefined, flags.module !== undefined].filter(Boolean).length;
+  if (given > 1) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
+  if (flags.subject !== undefined) return { command: flags.subject, ...(sandbox ? { sandbox } : {}), ...(flags.submission !== undefined ? { cwd: flags.submission } : {}) };
+  if (flags.module !== undefined) return { module: flags.module };
+  return positional as SubjectSpec | undefined;
 }

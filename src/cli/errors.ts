@@ -1,5 +1,6 @@
 import { CorpusError } from "../harness/corpus.js";
 import { ReportError } from "../harness/report.js";
+import { UsageError } from "../harness/errors.js";
 import { SubjectError } from "../harness/subjects/subject.js";
 
 /** Exit codes every command keeps (README: "Exit codes"). */
@@ -13,10 +14,7 @@ export const EXIT = {
   subject: 3,
 } as const;
 
-/** A problem the user can fix: printed as one line, never with a stack trace. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+export { UsageError } from "../harness/errors.js";
 
 /** Turns any error into one line for stderr, and the exit code it means. */
 export function explain(error: unknown): { line: string; code: number } {

@@ -22,6 +22,10 @@ interface Implementation {
   Registry: new (options?: { timeoutMs?: number }) => Maybe<RegistryLike>;
   newTool(name: string, description: string, schemaText: string | undefined, fn: (args: string, signal: Signal) => Promise<string>): Maybe<unknown>;
   ToolError: new (message: string) => Error;
+  /** Optional, for the report: the implementation's name, version and language. */
+  NAME?: string;
+  VERSION?: string;
+  LANGUAGE?: string;
 }
 interface RegistryLike {
   register(tool: unknown): Maybe<Error | undefined>; // or throws
@@ -92,7 +96,7 @@ const threw = (error: unknown) => ({ threw: (error instanceof Error ? `${error.n
 async function handle(req: Request): Promise<object> {
   switch (req.cmd) {
     case "start":
-      return { ready: true, version: 1, implementation: { name: "my-implementation", language: "typescript", version: "0.0.0" }, profiles: ["ag02"], capabilities: ["validate", "registry", "concurrency"] };
+      return { ready: true, version: 1, implementation: { name: impl.NAME ?? "my-implementation", language: impl.LANGUAGE ?? "typescript", version: impl.VERSION ?? "0.0.0" }, profiles: ["ag02"], capabilities: ["validate", "registry", "concurrency"] };
     case "compile":
     case "validate": {
       let schema;

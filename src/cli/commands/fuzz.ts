@@ -13,7 +13,9 @@ import { paintFor } from "../../harness/reporters/terminal.js";
 import { LEVELS, type Level, type ProfileName, type Row, type Tier } from "../../harness/rows.js";
 import { newSeed, parseDuration, parseSeed, profileOption } from "../arguments.js";
 import { EXIT, UsageError } from "../errors.js";
-import { parseTiers, resolveSubject, writeFailure } from "./score.js";
+import { parseTiers, writeFailure } from "./score.js";
+import { resolveSubject } from "../../harness/score-subject.js";
+import { subjectSpecOf } from "../arguments.js";
 
 // `tool-conformance fuzz`: differential fuzzing of a subject against the reference. Generated
 // cases go to both; each distinct disagreement (by its key: KIND/SYMPTOM[/KEYWORDS]) is shrunk to
@@ -87,8 +89,8 @@ export function register(program: Command): void {
 }
 
 async function fuzzCommand(positional: string | undefined, flags: FuzzFlags): Promise<number> {
-  const given = [positional !== undefined, flags.subject !== undefined, flags.module !== undefined].filter(Boolean).length;
-  if (given !== 1) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
+  const spec = subjectSpecOf(positional, flags);
+  if (spec === undefined) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
   const tiers = parseTiers(flags.tier, ["core"]);
   const seed = flags.seed === undefined ? newSeed() : parseSeed(flags.seed);
   const runs = intInRange(flags.runs, "--runs", RANGES.runs)!;
@@ -102,7 +104,7 @@ async function fuzzCommand(positional: string | undefined, flags: FuzzFlags): Pr
   const known = flags.known === undefined ? { rows: [], rules: [] } : readKnown(flags.known);
   if (flags.save !== undefined) readSaved(flags.save); // a file that cannot take the rows should stop the run before it starts
 
-  const { subject, guardMs } = await resolveSubject(positional, flags, timeoutMs);
+  const { subject, guardMs } = await resolveSubject(spec, flags.profile, timeoutMs);
   const err = paintFor(process.stderr);
   if (!flags.json) process.stderr.write(`${err("bold", "fuzz")} ${subject.label} · profile ${flags.profile} · tiers ${tiers.join(",")} · level ${flags.level} · seed ${seed}\n`);
   const progress = startProgress(flags.progress && !flags.json, runs);

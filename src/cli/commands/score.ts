@@ -1,39 +1,31 @@
 import { createHmac } from "node:crypto";
-import { REPORT_FILES, REPORTERS, type ReporterName } from "../../harness/reporters/names.js";
 import { existsSync, rmSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { Option, type Command } from "commander";
 import { loadCorpus, loadPrivateCorpus } from "../../harness/corpus.js";
 import { describeJsts, importJsts } from "../../harness/jsts.js";
-import { diagnose, type Diagnosis } from "../../harness/diagnosis.js";
-import type { ReferenceApi } from "../../harness/handler.js";
-import type { RowResult, ScoreOptions } from "../../harness/outcome.js";
-import { buildReport, buildStoppedReport, formatReport, markRunStarted, readKeyFile, readReport, ReportError, verifyReportFile, writeFileAtomic, writeReport, type ReadOptions, type Report, type SignOptions } from "../../harness/report.js";
+import type { ScoreOptions } from "../../harness/outcome.js";
+import { formatReport, markRunStarted, readKeyFile, readReport, ReportError, verifyReportFile, writeFileAtomic, writeReport, type ReadOptions, type Report, type SignOptions } from "../../harness/report.js";
+import { REPORT_FILES, REPORTERS, type ReporterName } from "../../harness/reporters/names.js";
 import { renderGithubActions, writeStepSummary } from "../../harness/reporters/github-actions.js";
 import { noWorkflowCommands, oneLine, shellQuote } from "../../harness/reporters/text.js";
 import { formatGradescope, VISIBILITIES, type Visibility } from "../../harness/reporters/gradescope.js";
 import { renderHtml } from "../../harness/reporters/html.js";
 import { renderMarkdown } from "../../harness/reporters/markdown.js";
 import { paintFor, renderTerminal, type Paint } from "../../harness/reporters/terminal.js";
-import { appliesTo, LEVELS, SECTIONS, TIERS, type Level, type ProfileName, type Section, type Tier } from "../../harness/rows.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, selectRows, type Run } from "../../harness/runner.js";
+import { LEVELS, TIERS, type Level, type ProfileName, type Row, type Tier } from "../../harness/rows.js";
+import { runRows, selectRows } from "../../harness/runner.js";
 import { createSandbox, DEFAULT_LIMITS, formatSize, parseSize, SANDBOX_MODES, SandboxError, type Limits, type Sandbox, type SandboxMode } from "../../harness/sandbox/index.js";
-import { failingIds, formatPercent, passes, score } from "../../harness/scoring.js";
+import { checkMutant, rowsFor, scoreSubject, SubjectStoppedError, type ScoreSubjectOptions } from "../../harness/score-subject.js";
+import { formatPercent, passes } from "../../harness/scoring.js";
 import { inProcessSubject } from "../../harness/subjects/in-process.js";
-import { stdioSubject } from "../../harness/subjects/stdio.js";
-import { SubjectError, type Subject } from "../../harness/subjects/subject.js";
-import { loadCatalog, MutantError } from "../../mutants/catalog.js";
-import { mutantFingerprints } from "../../mutants/fingerprints.js";
-import { loadMutant } from "../../mutants/load.js";
-import { demo } from "../demo.js";
-import { formatWait, MAX_WAIT_MS, newSeed, parseDuration, parseSeed, positiveInt, positiveNumber, profileOption, withoutEmptyDefaults } from "../arguments.js";
-import { EXIT, UsageError } from "../errors.js";
-import { freshRows } from "../../fuzz/fresh.js";
-import { addScoringOptions, weightingFrom, type ScoringFlags } from "../scoring-options.js";
+import { SubjectError } from "../../harness/subjects/subject.js";
 import { isPlainRows } from "../../harness/weighting.js";
-import type { Row } from "../../harness/rows.js";
 import { makeDirectory } from "../../harness/directory.js";
+import { demo } from "../demo.js";
+import { formatWait, MAX_WAIT_MS, newSeed, parseDuration, parseSeed, positiveInt, positiveNumber, profileOption, subjectSpecOf, withoutEmptyDefaults } from "../arguments.js";
+import { EXIT, UsageError } from "../errors.js";
+import { addScoringOptions, weightingFrom, type ScoringFlags } from "../scoring-options.js";
 
 // `tool-conformance score`: scores one subject against the corpus and writes its reports;
 // with no subject, scores the reference and every pitfall mutant (the demo).
@@ -160,8 +152,7 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   // --out - means the JSON lines on stdout, whatever other reporters are named beside it
   const reporters = parseReporters(flags.out === "-" && !asked.includes("json") ? [...asked, "json"] : asked, ["terminal"]);
   if (jsonToStdout) checkStdoutReporters(reporters, flags.out === "-");
-  const given = [positional !== undefined, flags.subject !== undefined, flags.module !== undefined].filter(Boolean).length;
-  if (given > 1) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
+  const given = subjectSpecOf(positional, flags) === undefined ? 0 : 1;
   // a built-in subject that cannot be scored here is refused before anything is written
   const mutantId = positional === undefined ? undefined : /^mutant:(s\d{2,})$/.exec(positional)?.[1];
   if (mutantId !== undefined) checkMutant(mutantId, flags.profile);
@@ -180,19 +171,16 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   const shipped = [...loadCorpus(), ...(imported?.rows ?? [])];
   // a grader's own rows count as their own part of the score; their ids must stay apart from the corpus's
   const privateRows = flags.corpus === undefined ? [] : loadPrivateCorpus(flags.corpus, shipped);
-  const corpus = [...shipped, ...privateRows];
   // a grader's row the reference fails is most likely a mistake in the row: told before any student is scored on it
   if (privateRows.length > 0) await checkPrivateRows(privateRows, flags.corpus!, flags.profile, flags.level, flags.trustPrivate === true);
-  const sectionFilters = flags.filter.filter((f) => (SECTIONS as readonly string[]).includes(f)) as Section[];
   // generated cases: the same for every subject scored with this seed, a part of their own
   if (flags.seed !== undefined && flags.fresh === undefined) throw new UsageError("--seed says what --fresh N generates from: give --fresh too");
   // with --key and no --seed, the seed comes from the key: the same for every submission and rerun, and never printed
   const keyed = flags.fresh !== undefined && flags.seed === undefined && sign.key !== undefined;
   const fresh = flags.fresh === undefined ? undefined : { count: positiveInt(flags.fresh, "--fresh", MAX_FRESH)!, seed: flags.seed !== undefined ? parseSeed(flags.seed) : keyed ? seedFromKey(sign.key!) : newSeed() };
-  const generated = fresh ? await freshRows(fresh.count, fresh.seed, flags.profile, tiers) : [];
-  const { rows, unmatched } = selectRows([...corpus, ...generated], { profile: flags.profile, tiers, level: flags.level, filters: flags.filter });
-  if (unmatched.length > 0) throw new UsageError(`--filter ${unmatched.map((f) => JSON.stringify(f)).join(", ")} matches no row (ids look like validate/type/integer-3.0; * matches any text)`);
-  if (rows.length === 0) throw new UsageError(`no row of the corpus is selected (profile ${flags.profile}, tiers ${tiers.join(", ")})`);
+  const selection: ScoreSubjectOptions = { profile: flags.profile, ...scoring, filters: flags.filter, extraRows: [...(imported?.rows ?? []), ...privateRows], ...(fresh ? { fresh } : {}) };
+  // the rows are chosen (and a filter matching none refused) before anything runs or is written
+  const { rows, corpus } = await rowsFor(selection);
 
   if (given === 0) {
     const unsupported = [
@@ -207,8 +195,6 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   // a baseline that cannot be used should stop the run before it starts
   const baseline = flags.baseline === undefined ? undefined : readReportOrExplain(flags.baseline, sign);
   if (baseline) checkBaselineSettings(baseline, flags.baseline!, { profile: flags.profile, ...scoring });
-  const filters = { ...(sectionFilters.length ? { sections: sectionFilters } : {}), ...(flags.filter.length ? { ids: flags.filter } : {}) };
-  const corpusRows = corpus.filter((row) => appliesTo(row, flags.profile)).length + generated.length;
   // a student reruns a row of the public corpus; a grader's private row or a generated one has no
   // command a student can run (it would need the grader's files or the secret seed): none is given
   const prefix = rerunCommand(positional, flags, tiers);
@@ -216,9 +202,6 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   const emit = (report: Report) => emitReports(report, reporters, flags, points, jsonToStdout, sign);
   // before anything is written: a sandbox that cannot be built is a usage error
   const sandbox = subjectSandbox(flags, limits, reporters, jsonToStdout);
-  // rows answered so far: a run that stops early still reports them
-  const answered = new Map<string, RowResult>();
-  const startedAt = new Date();
   const reportPath = join(flags.out, REPORT_FILES.json);
   if (reporters.includes("json") && !jsonToStdout) {
     try {
@@ -226,86 +209,39 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
       // run's is whole; anything else is replaced by a "started" marker, so a run killed outright
       // leaves "incomplete" rather than a stale file that reads as this run's
       makeDirectory(flags.out);
-      if (!verifyReportFile(reportPath).ok) markRunStarted(reportPath, startedAt.toISOString());
+      if (!verifyReportFile(reportPath).ok) markRunStarted(reportPath, new Date().toISOString());
     } catch (error) {
       throw new UsageError(`cannot write the reports under --out ${flags.out}: ${writeFailure(error)}`);
     }
   }
-  const label = () => flags.label ?? flags.subject ?? (flags.module !== undefined ? `module:${flags.module}` : positional!);
+  const spec = subjectSpecOf(positional, flags, sandbox)!;
   // SIGINT or SIGTERM: the subject is stopped, the rows answered are reported (marked interrupted)
   const interrupt = onInterrupt();
-  // rows in flight when the signal came were stopped, not answered
-  const answeredCount = () => [...answered.values()].filter((r) => !(r.status === "errored" && r.error?.startsWith("interrupted ("))).length;
-  let run: Run;
+  let report: Report;
   try {
-    try {
-      const resolved = await resolveSubject(positional, flags, timeoutMs, { sandbox, ...(flags.submission !== undefined ? { cwd: flags.submission } : {}) });
-      run = await runRows(resolved.subject, rows, {
-        profile: flags.profile,
-        ...scoring,
-        jobs,
-        requestTimeoutMs: resolved.guardMs,
-        progress: flags.progress ? "auto" : false,
-        onResult: (result) => answered.set(result.id, result),
-        interrupt: interrupt.signal,
-        ...(budgetMs !== undefined ? { budgetMs } : {}),
-      });
-    } catch (error) {
-      if (!(error instanceof SubjectError)) throw error;
-      if (interrupt.signal.aborted) {
-        // the signal stopped the subject while it started: nothing was answered
-        const signal = String(interrupt.signal.reason);
-        const stopped = { cause: `interrupted (${signal})`, interrupted: signal, answered: answeredCount() };
-        const report = buildStoppedReport({ profile: flags.profile, ...scoring, filters, corpusRows, label: label(), rows, answered, startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped, rerun, weighting, flags: flags.flag });
-        return await reportInterrupted(report, signal, answeredCount(), rows.length, reporters, flags, points, jsonToStdout, sign);
-      }
-      // the subject could not start or kept failing: a whole report all the same (score 0 for what it never
-      // answered, the cause and the end of its stderr), then exit 3
-      const cause = oneLine(error.message);
-      const stopped = { cause, ...(error.stderr ? { stderr: tailOf(error.stderr) } : {}) };
-      await emit(buildStoppedReport({ profile: flags.profile, ...scoring, filters, corpusRows, label: label(), rows, answered, startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped, rerun, weighting, flags: flags.flag }));
-      throw new SubjectError(noWorkflowCommands(cause));
-    }
-    if (run.stopped?.interrupted !== undefined) {
-      if (flags.label) run.label = flags.label;
-      const signal = run.stopped.interrupted;
-      const results = run.results;
-      const base = diagnose(results, scoring, []);
-      const report = buildReport(run, {
-        profile: flags.profile,
-        ...scoring,
-        filters,
-        corpusRows,
-        scores: score(results, scoring),
-        diagnosis: { ...base, matches: [], unexplained: failingIds(results, scoring), lines: ["no diagnosis: the run was interrupted"] },
-        diagnosed: false,
-        rows,
-        rerun,
-        weighting,
-        stopped: { ...run.stopped, answered: answeredCount() },
-      });
-      return await reportInterrupted(report, signal, answeredCount(), rows.length, reporters, flags, points, jsonToStdout, sign);
-    }
+    report = await scoreSubject(spec, {
+      ...selection,
+      ...(jobs !== undefined ? { jobs } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(budgetMs !== undefined ? { budgetMs } : {}),
+      progress: flags.progress ? "auto" : false,
+      diagnosis: flags.diagnosis,
+      ...(flags.label !== undefined ? { label: flags.label } : {}),
+      rerun,
+      weighting,
+      flags: flags.flag,
+      signal: interrupt.signal,
+    });
+  } catch (error) {
+    if (!(error instanceof SubjectStoppedError)) throw error;
+    // the subject could not start or kept failing: its whole report all the same, then exit 3
+    await emit(error.report);
+    throw new SubjectError(noWorkflowCommands(error.message));
   } finally {
     interrupt.done();
   }
-  const scores = score(run.results, scoring);
-  let diagnosis: Diagnosis = diagnose(run.results, scoring, []);
-  let diagnosed = true;
-  const failing = failingIds(run.results, scoring);
-  if (diagnosis.failing > 0 && flags.diagnosis) {
-    const prints = await mutantFingerprints({ profile: flags.profile, corpus, generated });
-    if (prints.unavailable === undefined) diagnosis = diagnose(run.results, scoring, prints.fingerprints);
-    else {
-      diagnosed = false;
-      diagnosis = { ...diagnosis, matches: [], unexplained: failing, lines: [`no diagnosis: ${prints.unavailable}`] };
-    }
-  } else if (diagnosis.failing > 0) {
-    diagnosed = false;
-    diagnosis = { ...diagnosis, matches: [], unexplained: failing, lines: ["no diagnosis (--no-diagnosis)"] };
-  }
-  if (flags.label) run.label = flags.label;
-  const report = buildReport(run, { profile: flags.profile, ...scoring, filters, corpusRows, scores, diagnosis, diagnosed, rows, rerun, weighting, flags: flags.flag, ...(run.stopped ? { stopped: run.stopped } : {}) });
+  const stopped = report.summary.stopped;
+  if (stopped?.interrupted !== undefined) return await reportInterrupted(report, stopped.interrupted, stopped.answered ?? 0, rows.length, reporters, flags, points, jsonToStdout, sign);
   await emit(report);
   // this run's report is whole: an earlier interrupted one beside it is out of date
   if (reporters.includes("json") && !jsonToStdout) rmSync(join(flags.out, INTERRUPTED_REPORT_FILE), { force: true });
@@ -316,8 +252,8 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   if (minScore === undefined && total.passed < total.rows) {
     // like a test runner: without a threshold, any row that does not pass fails the run
     // rows the budget left unanswered are no lower score to accept: the advice is the budget's
-    const unrun = run.stopped ? run.results.filter((r) => r.status === "errored" && r.error?.startsWith(run.stopped!.cause)).length : 0;
-    const advice = unrun > 0 ? `${run.stopped!.cause} with ${unrun} of them unanswered: give a longer --budget, or fewer rows (--filter, --tier)` : "set --min-score to accept a lower score";
+    const unrun = stopped ? report.rows.filter((r) => r.status === "errored" && r.error?.startsWith(stopped.cause)).length : 0;
+    const advice = unrun > 0 ? `${stopped!.cause} with ${unrun} of them unanswered: give a longer --budget, or fewer rows (--filter, --tier)` : "set --min-score to accept a lower score";
     process.stderr.write(`tool-conformance: ${total.rows - total.passed} of ${total.rows} rows did not pass (${advice})\n`);
     code = EXIT.failed;
   }
@@ -335,72 +271,6 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   }
   if (baseline) code = Math.max(code, checkBaseline(report, baseline, flags.baseline!, err));
   return code;
-}
-
-/** The subject to score (score and fuzz), and the request guard that suits it. */
-export async function resolveSubject(
-  positional: string | undefined,
-  flags: Partial<ScoreFlags>,
-  timeoutMs: number | undefined,
-  run: { sandbox?: Sandbox; cwd?: string } = {},
-): Promise<{ subject: Subject; guardMs: number }> {
-  const inProcessGuard = timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  if (flags.subject !== undefined) {
-    if (flags.subject.trim() === "") throw new UsageError("--subject: the command is empty");
-    const subject = stdioSubject(flags.subject, { timeoutMs, ...run });
-    // the stdio subject's own timeout fires first and says more; this guard only backs it up
-    return { subject, guardMs: (timeoutMs ?? 5_000) + 5_000 };
-  }
-  if (flags.module !== undefined) return { subject: await moduleSubject(flags.module), guardMs: inProcessGuard };
-  const name = positional!;
-  if (name === "reference") return { subject: inProcessSubject("reference"), guardMs: inProcessGuard };
-  const match = /^mutant:(s\d{2,})$/.exec(name);
-  if (match) return { subject: await mutantSubject(match[1]!, flags.profile ?? "ag02"), guardMs: inProcessGuard };
-  throw new UsageError(`unknown subject ${JSON.stringify(name)}: use reference, mutant:sNN (e.g. mutant:s03), --subject "COMMAND" or --module PATH`);
-}
-
-/** The functions createHandler calls: a module without them cannot be scored in-process. */
-const API = ["compile", "Registry", "newTool", "ToolError", "renderPath"] as const;
-
-async function moduleSubject(path: string): Promise<Subject> {
-  const file = resolve(path);
-  if (!existsSync(file)) throw new UsageError(`--module ${path}: no such file`);
-  if (statSync(file).isDirectory()) throw new UsageError(`--module ${path}: is a folder; give the module file (e.g. ${join(path, "index.js")})`);
-  let api: Record<string, unknown>;
-  try {
-    api = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  } catch (error) {
-    throw new SubjectError(`--module ${path} could not be loaded: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
-  }
-  const missing = API.filter((name) => typeof api[name] !== "function");
-  if (missing.length > 0) throw new SubjectError(`--module ${path} does not export ${missing.join(", ")} (the reference's API, as in dist/index.js)`);
-  return inProcessSubject(`module:${relative(process.cwd(), file) || path}`, api as unknown as ReferenceApi);
-}
-
-/** A mutant that exists and belongs to `profile`, else a usage error saying which profile it belongs to. */
-function checkMutant(id: string, profile: ProfileName): void {
-  try {
-    const mutant = loadCatalog().find((m) => m.id === id);
-    if (!mutant) throw new UsageError(`there is no mutant ${id} (known: ${loadCatalog().map((m) => m.id).join(", ")})`);
-    // a mutant makes a mistake of its own profile's contract: under another, its score says nothing
-    if (!mutant.profiles.includes(profile)) {
-      throw new UsageError(`mutant:${id} belongs to the ${mutant.profiles.join(" and ")} profile${mutant.profiles.length === 1 ? "" : "s"} (its mistake is in that contract), not ${profile}: score it with --profile ${mutant.profiles[0]}`);
-    }
-  } catch (error) {
-    if (error instanceof MutantError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
-async function mutantSubject(id: string, profile: ProfileName): Promise<Subject> {
-  checkMutant(id, profile);
-  try {
-    const mutant = loadCatalog().find((m) => m.id === id);
-    return await loadMutant(mutant!);
-  } catch (error) {
-    if (error instanceof MutantError) throw new UsageError(error.message);
-    throw error;
-  }
 }
 
 /**
@@ -627,11 +497,6 @@ async function checkPrivateRows(rows: readonly Row[], dir: string, profile: Prof
 /** The --fresh seed a grader's key stands for: HMAC-SHA256 of a fixed label, its first 31 bits. */
 export function seedFromKey(key: Uint8Array): number {
   return createHmac("sha256", key).update("tool-conformance fresh seed").digest().readUInt32BE(0) & 0x7fffffff;
-}
-
-/** The end of a subject's stderr, for a report. */
-function tailOf(text: string, max = 4_000): string {
-  return text.length > max ? `…${text.slice(-max)}` : text;
 }
 
 /** A baseline scored with other settings is not comparable row for row: refused before the run (exit 2). */
