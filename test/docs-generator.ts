@@ -76,7 +76,16 @@ export function generatedBlocks(): Record<string, string> {
       "```",
     ].join("\n"),
     "validators-table": firstTable,
+    // the headline of docs/implementations.md, which `npm run implementations` writes (test/implementations.test.ts checks it is current)
+    "implementations-table": implementationsHeadline(),
   };
+}
+
+/** The first table of docs/implementations.md, its links pointing into that file from the README. */
+export function implementationsHeadline(): string {
+  const text = readFileSync(join(PACKAGE_ROOT, "docs", "implementations.md"), "utf8");
+  const table = text.split("\n\n").find((part) => part.startsWith("| implementation"))!;
+  return table.replaceAll("](#", "](docs/implementations.md#");
 }
 
 /** docs/validators.md as `validators --format markdown` writes it now. */

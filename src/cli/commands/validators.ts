@@ -1,3 +1,4 @@
+import { markdownTable } from "../../harness/reporters/text.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Option, type Command } from "commander";
@@ -225,11 +226,3 @@ function pad(table: string[][]): string[] {
   return table.map((row) => "  " + row.map((text, i) => text + " ".repeat(widths[i]! - [...text].length)).join("  ").trimEnd());
 }
 
-function markdownTable(table: string[][]): string[] {
-  const escape = (text: string) => text.replaceAll("|", "\\|");
-  return [
-    `| ${table[0]!.map(escape).join(" | ")} |`,
-    `| ${table[0]!.map(() => "---").join(" | ")} |`,
-    ...table.slice(1).map((row) => `| ${row.map(escape).join(" | ")} |`),
-  ];
-}

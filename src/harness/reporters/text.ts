@@ -74,3 +74,21 @@ export function shellQuote(word: string): string {
   if (/^[A-Za-z0-9_./:=@%+,-]+$/.test(word)) return word;
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }
+
+/** A Markdown table: the first row is the header; a `|` inside a cell is escaped. */
+export function markdownTable(table: string[][]): string[] {
+  const escape = (text: string) => text.replaceAll("|", "\\|");
+  return [
+    `| ${table[0]!.map(escape).join(" | ")} |`,
+    `| ${table[0]!.map(() => "---").join(" | ")} |`,
+    ...table.slice(1).map((row) => `| ${row.map(escape).join(" | ")} |`),
+  ];
+}
+
+/** Text as a Markdown code span, whatever backticks it holds (a fence longer than any run inside). */
+export function codeSpan(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") || text === "" ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}

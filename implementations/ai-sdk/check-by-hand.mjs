@@ -1,0 +1,11 @@
+import { generateText, tool, jsonSchema } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+import { safeParseJSON } from "@ai-sdk/provider-utils";
+const usage = { inputTokens: { total: 0 }, outputTokens: { total: 0 } };
+const tools = { get_weather: tool({ description: "w", inputSchema: jsonSchema({ type: "object", properties: { days: { type: "integer" } }, required: ["city"], additionalProperties: false }), execute: async (i) => "ran " + JSON.stringify(i) }) };
+const t2 = { ...tools, get_weather: tool({ description: "second", inputSchema: jsonSchema({ type: "object" }), execute: async () => "second" }) };
+const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: "tool-call", toolCallId: "1", toolName: "get_weather", input: '{"days":"3","country":"FR"}' }], finishReason: { unified: "tool-calls" }, usage, warnings: [] }) });
+console.log(JSON.stringify((await generateText({ model, tools, prompt: "x" })).response.messages.at(-1).content[0].output));
+console.log(JSON.stringify((await generateText({ model, tools: t2, prompt: "x" })).response.messages.at(-1).content[0].output));
+console.log(JSON.stringify(await safeParseJSON({ text: '{"days":"3"}', schema: jsonSchema({ type: "object", required: ["city"] }) })));
+console.log((await safeParseJSON({ text: '{"__proto__":{}}', schema: jsonSchema({}) })).error?.message);
