@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { bench, describe } from "vitest";
 import { fuzz, type FuzzOptions } from "../dist/fuzz/fuzz.js";
-import { inProcessSubject } from "../dist/harness/subjects/in-process.js";
-import { stdioSubject } from "../dist/harness/subjects/stdio.js";
+import { inProcessSubject } from "../dist/subjects/in-process.js";
+import { stdioSubject } from "../dist/subjects/stdio.js";
 
 // Differential fuzzing throughput: 2,000 generated cases a run, each made into a row by the
 // reference and sent to the subject, in-process and over stdio (process start included; needs

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bench, describe } from "vitest";
-import { PACKAGE_ROOT } from "../dist/harness/corpus.js";
+import { PACKAGE_ROOT } from "../dist/corpus/load.js";
 
 // A class graded in one command: 30 copies of the Python fixture, each built (py_compile) and
 // scored on core in the bwrap sandbox, as the README's grading recipe does (needs `npm run build`

@@ -1,10 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { bench, describe } from "vitest";
-import { loadCorpus } from "../dist/harness/corpus.js";
-import { runRows, selectRows, type RunOptions } from "../dist/harness/runner.js";
-import { TIERS } from "../dist/harness/rows.js";
-import { inProcessSubject } from "../dist/harness/subjects/in-process.js";
-import { stdioSubject } from "../dist/harness/subjects/stdio.js";
+import { loadCorpus } from "../dist/corpus/load.js";
+import { runRows, selectRows, type RunOptions } from "../dist/run/runner.js";
+import { TIERS } from "../dist/corpus/rows.js";
+import { inProcessSubject } from "../dist/subjects/in-process.js";
+import { stdioSubject } from "../dist/subjects/stdio.js";
 
 // The whole ag02 corpus through the harness, end to end: in-process, and through the
 // reference's stdio adapter with its process start included (needs `npm run build`).

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { bench, describe } from "vitest";
-import { createSandbox } from "../dist/harness/sandbox/index.js";
-import { stdioSubject } from "../dist/harness/subjects/stdio.js";
+import { createSandbox } from "../dist/subjects/sandbox/index.js";
+import { stdioSubject } from "../dist/subjects/stdio.js";
 
 // The cost of starting a subject, with and without the bwrap sandbox: spawn, start handshake,
 // stop. The subject is a small Node adapter that answers the handshake; the difference between

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { loadCorpus } from "./harness/corpus.js";
-import type { ReferenceApi } from "./harness/handler.js";
-import { isActive, statusOf } from "./harness/outcome.js";
-import { runRow, type Check } from "./harness/run-row.js";
-import { instanceTextOf, SECTIONS, schemaTextOf, type Level, type ProfileName, type Row, type Tier } from "./harness/rows.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS, guarded, selectRows } from "./harness/runner.js";
-import { inProcessSubject } from "./harness/subjects/in-process.js";
-import { stdioSubject } from "./harness/subjects/stdio.js";
-import type { Send } from "./harness/protocol.js";
-import type { Session, Subject } from "./harness/subjects/subject.js";
+import { loadCorpus } from "./corpus/load.js";
+import type { ReferenceApi } from "./subjects/handler.js";
+import { isActive, statusOf } from "./run/outcome.js";
+import { runRow, type Check } from "./run/run-row.js";
+import { instanceTextOf, SECTIONS, schemaTextOf, type Level, type ProfileName, type Row, type Tier } from "./corpus/rows.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS, guarded, selectRows } from "./run/runner.js";
+import { inProcessSubject } from "./subjects/in-process.js";
+import { stdioSubject } from "./subjects/stdio.js";
+import type { Send } from "./subjects/protocol.js";
+import type { Session, Subject } from "./subjects/subject.js";
 
 // `tool-conformance/vitest`: the corpus as tests in your own vitest suite, the way validator
 // projects consume JSON-Schema-Test-Suite. One test a row, named by its id, grouped by the seed's

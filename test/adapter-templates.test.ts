@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { statusOf } from "../src/harness/outcome.js";
-import { runRow } from "../src/harness/run-row.js";
-import { appliesTo } from "../src/harness/rows.js";
-import type { Body } from "../src/harness/protocol.js";
-import { stdioSubject } from "../src/harness/subjects/stdio.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/corpus/load.js";
+import { statusOf } from "../src/run/outcome.js";
+import { runRow } from "../src/run/run-row.js";
+import { appliesTo } from "../src/corpus/rows.js";
+import type { Body } from "../src/subjects/protocol.js";
+import { stdioSubject } from "../src/subjects/stdio.js";
 import { cli } from "./cli-helpers.js";
 
 // The TypeScript adapter template, transpiled as a user would compile it, wrapped around the

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { parseReport, verifyReportFile } from "../src/harness/report.js";
+import { PACKAGE_ROOT } from "../src/corpus/load.js";
+import { parseReport, verifyReportFile } from "../src/report/report.js";
 import { cli, MAIN } from "./cli-helpers.js";
 
 // score interrupted by SIGINT or SIGTERM: the subject is stopped, every requested report is written

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { parseReport, readReport } from "../src/harness/report.js";
+import { PACKAGE_ROOT } from "../src/corpus/load.js";
+import { parseReport, readReport } from "../src/report/report.js";
 
 // The reports as a user gets them from the CLI (npm test builds dist/ first): a subject that
 // cannot start still gets every report, hostile subject output never reaches the terminal raw,
@@ -62,7 +62,7 @@ describe("a subject that cannot start", () => {
 
   it("a --module that cannot be loaded is reported the same way", () => {
     const out = fresh();
-    const { code, stderr } = cli(["score", "--module", join(PACKAGE_ROOT, "dist", "harness", "rows.js"), "--reporter", "json", "--out", out]);
+    const { code, stderr } = cli(["score", "--module", join(PACKAGE_ROOT, "dist", "corpus", "rows.js"), "--reporter", "json", "--out", out]);
     expect(code).toBe(3);
     oneLineError(stderr);
     expect(readReport(join(out, "report.jsonl")).summary.stopped!.cause).toMatch(/does not export compile/);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { runRow } from "../src/harness/run-row.js";
-import { appliesTo, PROFILES, SECTIONS, type Row } from "../src/harness/rows.js";
-import { inProcessSubject } from "../src/harness/subjects/in-process.js";
+import { runRow } from "../src/run/run-row.js";
+import { appliesTo, PROFILES, SECTIONS, type Row } from "../src/corpus/rows.js";
+import { inProcessSubject } from "../src/subjects/in-process.js";
 
 /**
  * One `describe` per section, named as the seed names the test, and one `it` per row id:

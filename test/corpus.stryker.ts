@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { CORPUS_DIR } from "../src/harness/corpus.js";
-import type { Row } from "../src/harness/rows.js";
+import { CORPUS_DIR } from "../src/corpus/load.js";
+import type { Row } from "../src/corpus/rows.js";
 import { describeCorpusAgainstReference } from "./corpus-against-reference.js";
 
 // The corpus against the reference, for Stryker only (vitest.stryker.config.ts).

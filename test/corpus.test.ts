@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadCorpus } from "../src/harness/corpus.js";
-import { SECTIONS } from "../src/harness/rows.js";
+import { loadCorpus } from "../src/corpus/load.js";
+import { SECTIONS } from "../src/corpus/rows.js";
 import { describeCorpusAgainstReference } from "./corpus-against-reference.js";
 
 // The whole corpus, loaded and checked against its row schema, against the reference.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { diagnose, MIN_SHARE, pitfallLabel, type Fingerprint } from "../src/harness/diagnosis.js";
-import type { RowResult, ScoreOptions } from "../src/harness/outcome.js";
-import type { Check } from "../src/harness/run-row.js";
-import type { Tier } from "../src/harness/rows.js";
-import { evidenceOf, type Failure } from "../src/harness/symptom.js";
+import { diagnose, MIN_SHARE, pitfallLabel, type Fingerprint } from "../src/judge/diagnosis.js";
+import type { RowResult, ScoreOptions } from "../src/run/outcome.js";
+import type { Check } from "../src/run/run-row.js";
+import type { Tier } from "../src/corpus/rows.js";
+import { evidenceOf, type Failure } from "../src/judge/symptom.js";
 
 // The diagnosis against synthetic runs and fingerprints: a pitfall is named only when the
 // subject shows its symptom (fails its rows in the same sense) on enough of them; errored rows

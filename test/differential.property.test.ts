@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compile } from "../src/schema/compile.js";
-import { loadAjv } from "../src/harness/subjects/validators/ajv.js";
-import type { LibraryValidate, ValidatorLibrary } from "../src/harness/subjects/validators/library.js";
+import { loadAjv } from "../src/subjects/validators/ajv.js";
+import type { LibraryValidate, ValidatorLibrary } from "../src/subjects/validators/library.js";
 
 // Law: for a schema inside the subset and an argument text, the reference and ajv (Ajv2020,
 // all errors, instances read with JSON.parse) give the same verdict.

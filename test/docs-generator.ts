@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { rowsForProfile, type ProfileName } from "../src/harness/rows.js";
-import { selectRows } from "../src/harness/runner.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/corpus/load.js";
+import { rowsForProfile, type ProfileName } from "../src/corpus/rows.js";
+import { selectRows } from "../src/run/runner.js";
 
 // Every number and command output the documents show that the code can produce, produced now:
 // `npm run docs` writes them into their places, and test/docs.test.ts fails when a committed

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
+import { PACKAGE_ROOT } from "../src/corpus/load.js";
 import { blocksOf, DOCUMENTS, generatedBlocks, generatedValidators, sameButTimings, withBlocks } from "./docs-generator.js";
 
 // The numbers and outputs the documents show are the ones the code prints today (docs-generator.ts).

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseTemplate } from "../src/grade/template.js";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
+import { PACKAGE_ROOT } from "../src/corpus/load.js";
 import { requireBwrap } from "./hostile-helpers.js";
-import { shellQuote } from "../src/harness/reporters/text.js";
+import { shellQuote } from "../src/report/reporters/text.js";
 
 // `tool-conformance grade` as a teacher runs it (npm test builds dist/ first), on classes made
 // here from copies of the Python fixture: honest ones, one whose build fails, one that cannot

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
+import { PACKAGE_ROOT } from "../src/corpus/load.js";
 
 // The grading templates (conformance/grading/) checked by the schemas their engines are described
 // by: SchemaStore's GitHub workflow schema and the Kubernetes batch/v1 Job schema, standalone and

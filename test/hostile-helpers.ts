@@ -3,9 +3,9 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { readReport, type Report } from "../src/harness/report.js";
-import { probeBwrap } from "../src/harness/sandbox/index.js";
+import { PACKAGE_ROOT } from "../src/corpus/load.js";
+import { readReport, type Report } from "../src/report/report.js";
+import { probeBwrap } from "../src/subjects/sandbox/index.js";
 
 // Shared by the sandbox and hostile-subject tests: a submission folder outside this package
 // holding the hostile fixtures, the CLI run on it, and a look at every process on the machine

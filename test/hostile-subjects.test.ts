@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Report } from "../src/harness/report.js";
+import type { Report } from "../src/report/report.js";
 import { MAIN, newToken, NODE, NODE_BINDS, cleanUp, requireBwrap, score, statuses, submission, survivors } from "./hostile-helpers.js";
 
 // Subjects that misbehave on purpose (test/fixtures/hostile/), scored by the CLI. Whatever they

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { renderHtml } from "../src/harness/reporters/html.js";
+import { renderHtml } from "../src/report/reporters/html.js";
 import { hostileFixture, type Fixture } from "./report-fixture.js";
 
 // report.html in a real browser: Debian's chromium, headless (.ci/run installs it). The page is

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
+import { PACKAGE_ROOT } from "../src/corpus/load.js";
 
 // `tool-conformance implementations`: the real libraries and frameworks of implementations/, scored
 // through their adapters. The committed docs/implementations.md must be what they score now (a

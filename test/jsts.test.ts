@@ -1,10 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CorpusError } from "../src/harness/corpus.js";
-import { describeJsts, importJsts, outsideSubset, slug } from "../src/harness/jsts.js";
-import { runRow } from "../src/harness/run-row.js";
-import { statusOf } from "../src/harness/outcome.js";
-import { inProcessSubject } from "../src/harness/subjects/in-process.js";
+import { CorpusError } from "../src/corpus/load.js";
+import { describeJsts, importJsts, outsideSubset, slug } from "../src/corpus/jsts.js";
+import { runRow } from "../src/run/run-row.js";
+import { statusOf } from "../src/run/outcome.js";
+import { inProcessSubject } from "../src/subjects/in-process.js";
 import { parseJSON } from "../src/json/parse.js";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/jsts", import.meta.url));

@@ -1,10 +1,10 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { diagnose, pitfallLabel } from "../src/harness/diagnosis.js";
-import { runRows, selectRows } from "../src/harness/runner.js";
-import { SECTIONS } from "../src/harness/rows.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/corpus/load.js";
+import { diagnose, pitfallLabel } from "../src/judge/diagnosis.js";
+import { runRows, selectRows } from "../src/run/runner.js";
+import { SECTIONS } from "../src/corpus/rows.js";
 import { buildMutants } from "../src/mutants/build.js";
 import { applyEdits, loadCatalog, MutantError, mutantsFor, readSource, type Mutant } from "../src/mutants/catalog.js";
 import { loadMutant } from "../src/mutants/load.js";

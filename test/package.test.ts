@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
+import { PACKAGE_ROOT } from "../src/corpus/load.js";
 
 // The package as a user installs it. A copy of the sources is packed with `npm pack` (its prepack
 // cleans dist/ and builds), the tarball installed into an empty project (from npm's cache when it
@@ -80,15 +80,17 @@ describe("a project that installs it", () => {
       join(consumer, "plain.mjs"),
       `import { compile } from "tool-conformance";
 import { parseReport } from "tool-conformance/report";
+import { score } from "tool-conformance/harness";
 import { createRequire } from "node:module";
 const schema = compile('{"type":"integer"}');
+const scored = await score("reference", { filters: ["example/*"] });
 const require = createRequire(import.meta.url);
-console.log(JSON.stringify({ ok: schema.validateJSON("3.0").length, bad: schema.validateJSON('"x"').map(String), report: typeof parseReport, schema: require.resolve("tool-conformance/report.schema.json").endsWith("conformance/report.schema.json") }));
+console.log(JSON.stringify({ ok: schema.validateJSON("3.0").length, bad: schema.validateJSON('"x"').map(String), report: typeof parseReport, schema: require.resolve("tool-conformance/report.schema.json").endsWith("conformance/report.schema.json"), scored: scored.summary.scores.total.percent }));
 `,
     );
     const result = run(process.execPath, ["plain.mjs"], consumer);
     expect(result.status, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ ok: 0, bad: ["$: expected integer, got string"], report: "function", schema: true });
+    expect(JSON.parse(result.stdout)).toEqual({ ok: 0, bad: ["$: expected integer, got string"], report: "function", schema: true, scored: 100 });
   });
 
   it("compiles against it in strict TypeScript with moduleResolution nodenext, checking its declarations too", () => {
@@ -96,6 +98,11 @@ console.log(JSON.stringify({ ok: schema.validateJSON("3.0").length, bad: schema.
       join(consumer, "typed.ts"),
       `import { compile, newTool, Registry, type ToolDef, type ValidationError } from "tool-conformance";
 import { parseReport, type Report } from "tool-conformance/report";
+import { score, type ScoreSubjectOptions } from "tool-conformance/harness";
+import { conformanceSuite } from "tool-conformance/vitest";
+export const suite: typeof conformanceSuite = conformanceSuite;
+const options: ScoreSubjectOptions = { profile: "ag02", tiers: ["core"], level: "messages", filters: ["example/*"] };
+export const scoring: Promise<Report> = score({ command: "python3 adapter.py impl.py" }, options);
 const errors: ValidationError[] = compile('{"type":"object","required":["n"]}').validateJSON("{}");
 const registry = new Registry();
 registry.register(newTool("echo", "echoes its arguments", '{"type":"object"}', (args) => args));
@@ -108,6 +115,8 @@ export const seen: [number, string[], typeof read] = [errors.length, definitions
       join(consumer, "tsconfig.json"),
       JSON.stringify({ compilerOptions: { strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", noEmit: true, skipLibCheck: false, types: [] }, files: ["typed.ts"] }),
     );
+    // tool-conformance/vitest is for a project with its own vitest (an optional peer): linked in, as installed
+    if (!existsSync(join(consumer, "node_modules", "vitest"))) symlinkSync(join(PACKAGE_ROOT, "node_modules", "vitest"), join(consumer, "node_modules", "vitest"), "dir");
     const tsc = run(process.execPath, [join(PACKAGE_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], consumer);
     expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
     // and the check can fail: a wrong use is an error, not an any

@@ -3,12 +3,12 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { readReport, type Report } from "../src/harness/report.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/corpus/load.js";
+import { readReport, type Report } from "../src/report/report.js";
 import { compile } from "../src/schema/compile.js";
 import { parseJSON } from "../src/json/parse.js";
-import { score } from "../src/harness/scoring.js";
-import type { RowResult } from "../src/harness/outcome.js";
+import { score } from "../src/judge/scoring.js";
+import type { RowResult } from "../src/run/outcome.js";
 import { cli, oneLineError } from "./cli-helpers.js";
 
 // score --corpus DIR: a grader's own rows, in the corpus's format, checked file by file by

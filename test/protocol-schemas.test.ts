@@ -3,13 +3,13 @@ import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import * as reference from "../src/index.js";
-import { loadCorpus } from "../src/harness/corpus.js";
-import { createHandler } from "../src/harness/handler.js";
-import type { Body, Command } from "../src/harness/protocol.js";
-import { checkMessage, COMMANDS, explainBatchReply, explainMessage, PROTOCOL_DIR, type MessageKind } from "../src/harness/protocol-schemas.js";
-import { runRow } from "../src/harness/run-row.js";
-import { appliesTo, PROFILES } from "../src/harness/rows.js";
-import { serve } from "../src/harness/serve.js";
+import { loadCorpus } from "../src/corpus/load.js";
+import { createHandler } from "../src/subjects/handler.js";
+import type { Body, Command } from "../src/subjects/protocol.js";
+import { checkMessage, COMMANDS, explainBatchReply, explainMessage, PROTOCOL_DIR, type MessageKind } from "../src/subjects/protocol-schemas.js";
+import { runRow } from "../src/run/run-row.js";
+import { appliesTo, PROFILES } from "../src/corpus/rows.js";
+import { serve } from "../src/subjects/serve.js";
 
 // conformance/protocol/ holds a JSON Schema for every request and reply, written in the
 // subset the reference validates. Every line the harness writes and the reference adapter

@@ -6,15 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
 import { harnessFailure } from "../src/grade/grade.js";
 import { parseTemplate } from "../src/grade/template.js";
-import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
-import type { Body } from "../src/harness/protocol.js";
-import { rowsForProfile } from "../src/harness/rows.js";
-import { runRow } from "../src/harness/run-row.js";
-import { inProcessSubject } from "../src/harness/subjects/in-process.js";
-import { flagsOf, readKeyFile, readReport, verifyReportFile, SUBJECT_TEXT_CAPS, type Report } from "../src/harness/report.js";
-import { cgroupSupport } from "../src/harness/sandbox/index.js";
-import { formatPercent } from "../src/harness/scoring.js";
-import { seedFromKey } from "../src/cli/commands/score.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/corpus/load.js";
+import type { Body } from "../src/subjects/protocol.js";
+import { rowsForProfile } from "../src/corpus/rows.js";
+import { runRow } from "../src/run/run-row.js";
+import { inProcessSubject } from "../src/subjects/in-process.js";
+import { flagsOf, readKeyFile, readReport, verifyReportFile, SUBJECT_TEXT_CAPS, type Report } from "../src/report/report.js";
+import { cgroupSupport } from "../src/subjects/sandbox/index.js";
+import { formatPercent } from "../src/judge/scoring.js";
+import { seedFromKey } from "../src/fuzz/fresh.js";
 import { MAIN, NODE, NODE_BINDS, requireBwrap } from "./hostile-helpers.js";
 
 // The red team of issue #20: submissions written to cheat or to harm, graded as the README's recipe

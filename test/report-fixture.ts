@@ -1,11 +1,11 @@
-import { loadCorpus } from "../src/harness/corpus.js";
-import { diagnose, type Fingerprint } from "../src/harness/diagnosis.js";
-import { evidenceOf, type Failure } from "../src/harness/symptom.js";
-import type { RowResult } from "../src/harness/outcome.js";
-import { buildReport, type Report } from "../src/harness/report.js";
-import { TIERS, type Row } from "../src/harness/rows.js";
-import { runRows } from "../src/harness/runner.js";
-import { score } from "../src/harness/scoring.js";
+import { loadCorpus } from "../src/corpus/load.js";
+import { diagnose, type Fingerprint } from "../src/judge/diagnosis.js";
+import { evidenceOf, type Failure } from "../src/judge/symptom.js";
+import type { RowResult } from "../src/run/outcome.js";
+import { buildReport, type Report } from "../src/report/report.js";
+import { TIERS, type Row } from "../src/corpus/rows.js";
+import { runRows } from "../src/run/runner.js";
+import { score } from "../src/judge/scoring.js";
 import { loadCatalog } from "../src/mutants/catalog.js";
 import { loadMutant } from "../src/mutants/load.js";
 

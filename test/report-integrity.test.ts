@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { formatReport, parseReport, readReport, ReportError, verifyReportFile } from "../src/harness/report.js";
-import { percentOf } from "../src/harness/scoring.js";
+import { PACKAGE_ROOT } from "../src/corpus/load.js";
+import { formatReport, parseReport, readReport, ReportError, verifyReportFile } from "../src/report/report.js";
+import { percentOf } from "../src/judge/scoring.js";
 import { hostileFixture, NASTY } from "./report-fixture.js";
 import { cli, oneLineError } from "./cli-helpers.js";
 

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { buildStoppedReport, formatReport, type Report } from "../src/harness/report.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/corpus/load.js";
+import { buildStoppedReport, formatReport, type Report } from "../src/report/report.js";
 import { parseJSON } from "../src/json/parse.js";
 import { compile, type Schema } from "../src/schema/compile.js";
 import { hostileFixture } from "./report-fixture.js";

@@ -2,14 +2,14 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCorpus } from "../src/harness/corpus.js";
-import { diagnose } from "../src/harness/diagnosis.js";
-import { evidenceOf } from "../src/harness/symptom.js";
-import { buildReport, flagsOf, buildStoppedReport, formatReport, parseReport, readReport, REPORT_FORMAT, ReportError, REPRO_MAX_CHARS, reproductionOf, writeFileAtomic, writeReport, type Report } from "../src/harness/report.js";
-import { inProcessSubject } from "../src/harness/subjects/in-process.js";
-import { instanceTextOf, schemaTextOf, TIERS } from "../src/harness/rows.js";
-import { runRows } from "../src/harness/runner.js";
-import { failingIds, score } from "../src/harness/scoring.js";
+import { loadCorpus } from "../src/corpus/load.js";
+import { diagnose } from "../src/judge/diagnosis.js";
+import { evidenceOf } from "../src/judge/symptom.js";
+import { buildReport, flagsOf, buildStoppedReport, formatReport, parseReport, readReport, REPORT_FORMAT, ReportError, REPRO_MAX_CHARS, reproductionOf, writeFileAtomic, writeReport, type Report } from "../src/report/report.js";
+import { inProcessSubject } from "../src/subjects/in-process.js";
+import { instanceTextOf, schemaTextOf, TIERS } from "../src/corpus/rows.js";
+import { runRows } from "../src/run/runner.js";
+import { failingIds, score } from "../src/judge/scoring.js";
 import { loadCatalog } from "../src/mutants/catalog.js";
 import { loadMutant } from "../src/mutants/load.js";
 

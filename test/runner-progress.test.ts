@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { loadCorpus } from "../src/harness/corpus.js";
-import { runRows, selectRows, timerMs, MAX_TIMER_MS, guarded } from "../src/harness/runner.js";
-import { inProcessSubject } from "../src/harness/subjects/in-process.js";
-import type { Subject } from "../src/harness/subjects/subject.js";
+import { loadCorpus } from "../src/corpus/load.js";
+import { runRows, selectRows, timerMs, MAX_TIMER_MS, guarded } from "../src/run/runner.js";
+import { inProcessSubject } from "../src/subjects/in-process.js";
+import type { Subject } from "../src/subjects/subject.js";
 
 // Progress without a terminal (a CI log): a plain line every so often, never a bar; and timers
 // that never overflow setTimeout's limit; and an interrupt that stops the run where it is.

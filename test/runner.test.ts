@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { loadCorpus } from "../src/harness/corpus.js";
-import type { Body, StartReply } from "../src/harness/protocol.js";
-import type { Row } from "../src/harness/rows.js";
-import { makesMessageCheck, TIERS } from "../src/harness/rows.js";
-import { ProtocolError } from "../src/harness/run-row.js";
-import { causeOf, globToRegExp, MAX_RETRIES, runRows, selectRows } from "../src/harness/runner.js";
-import { score } from "../src/harness/scoring.js";
-import { inProcessSubject } from "../src/harness/subjects/in-process.js";
-import { SubjectError, type Session, type Subject } from "../src/harness/subjects/subject.js";
+import { loadCorpus } from "../src/corpus/load.js";
+import type { Body, StartReply } from "../src/subjects/protocol.js";
+import type { Row } from "../src/corpus/rows.js";
+import { makesMessageCheck, TIERS } from "../src/corpus/rows.js";
+import { ProtocolError } from "../src/subjects/subject.js";
+import { causeOf, globToRegExp, MAX_RETRIES, runRows, selectRows } from "../src/run/runner.js";
+import { score } from "../src/judge/scoring.js";
+import { inProcessSubject } from "../src/subjects/in-process.js";
+import { SubjectError, type Session, type Subject } from "../src/subjects/subject.js";
 
 // Selecting rows and running them: globs and filters, the profile's rows, results in corpus order,
 // errors kept as errored rows, capabilities, and a row's tiers decided by the row.

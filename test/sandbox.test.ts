@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { parseSize } from "../src/harness/sandbox/index.js";
+import { PACKAGE_ROOT } from "../src/corpus/load.js";
+import { parseSize } from "../src/subjects/sandbox/index.js";
 import { parseDuration } from "../src/cli/arguments.js";
 import { FIXTURES, killAll, MAIN, newToken, NODE, NODE_BINDS, cleanUp, requireBwrap, score, scoreInBackground, statuses, submission, survivors, waitForProcesses } from "./hostile-helpers.js";
 

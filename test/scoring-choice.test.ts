@@ -3,12 +3,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
-import type { RowResult } from "../src/harness/outcome.js";
-import { formatReport, parseReport, readReport, withWeighting, type Report } from "../src/harness/report.js";
-import { renderGradescope } from "../src/harness/reporters/gradescope.js";
-import { selectRows, runRows } from "../src/harness/runner.js";
-import { defaultWeighting, parseWeights, rowsWeighting, testsWeighting, weightedScore } from "../src/harness/weighting.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/corpus/load.js";
+import type { RowResult } from "../src/run/outcome.js";
+import { formatReport, parseReport, readReport, withWeighting, type Report } from "../src/report/report.js";
+import { renderGradescope } from "../src/report/reporters/gradescope.js";
+import { selectRows, runRows } from "../src/run/runner.js";
+import { defaultWeighting, parseWeights, rowsWeighting, testsWeighting, weightedScore } from "../src/judge/weighting.js";
 import { loadCatalog } from "../src/mutants/catalog.js";
 import { loadMutant } from "../src/mutants/load.js";
 import { cli, MAIN, oneLineError } from "./cli-helpers.js";

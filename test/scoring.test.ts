@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RowResult } from "../src/harness/outcome.js";
-import { TIERS } from "../src/harness/rows.js";
-import type { Check } from "../src/harness/run-row.js";
-import { failingIds, formatPercent, percentOf, score, statusAt } from "../src/harness/scoring.js";
+import type { RowResult } from "../src/run/outcome.js";
+import { TIERS } from "../src/corpus/rows.js";
+import type { Check } from "../src/run/run-row.js";
+import { failingIds, formatPercent, percentOf, score, statusAt } from "../src/judge/scoring.js";
 
 // Scores: rows passed over rows, per section, tier, level and part (the judging code, under the
 // Stryker gate: in-process, no subject). Selecting and running rows: test/runner.test.ts.

@@ -2,14 +2,14 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as reference from "../src/index.js";
-import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { createHandler, type ReferenceApi } from "../src/harness/handler.js";
-import type { Body, Request } from "../src/harness/protocol.js";
-import { crashOf, deathOf, runRow, type Check } from "../src/harness/run-row.js";
-import type { CompileRow, ProfileName, RegistryRow, Row, ValidateRow } from "../src/harness/rows.js";
-import { runRows } from "../src/harness/runner.js";
-import { stdioSubject } from "../src/harness/subjects/stdio.js";
-import { smoke } from "../src/cli/commands/smoke.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/corpus/load.js";
+import { createHandler, type ReferenceApi } from "../src/subjects/handler.js";
+import type { Body, Request } from "../src/subjects/protocol.js";
+import { crashOf, deathOf, runRow, type Check } from "../src/run/run-row.js";
+import type { CompileRow, ProfileName, RegistryRow, Row, ValidateRow } from "../src/corpus/rows.js";
+import { runRows } from "../src/run/runner.js";
+import { stdioSubject } from "../src/subjects/stdio.js";
+import { smoke } from "../src/harness/smoke.js";
 
 // The implementation owns its answers, crashes included. An implementation that raises or panics
 // inside its own call answers `threw`: the row FAILS, attributed to it, with what it threw in the
@@ -31,7 +31,7 @@ const tool = (name: string) => ({ name, description: "", parameters: { type: "ob
 const failedChecks = (checks: Check[]) => checks.filter((check) => !check.pass);
 
 beforeAll(() => {
-  if (!existsSync(join(PACKAGE_ROOT, "dist", "harness", "handler.js"))) throw new Error("the bad subjects run the built reference: run npm run build first");
+  if (!existsSync(join(PACKAGE_ROOT, "dist", "subjects", "handler.js"))) throw new Error("the bad subjects run the built reference: run npm run build first");
 });
 
 describe("a threw reply is a failed check, one representation for every crash", () => {

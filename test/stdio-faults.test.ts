@@ -2,13 +2,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { statusOf } from "../src/harness/outcome.js";
-import { runRow } from "../src/harness/run-row.js";
-import type { Row, ValidateRow } from "../src/harness/rows.js";
-import { runRows } from "../src/harness/runner.js";
-import { stdioSubject, type StdioOptions } from "../src/harness/subjects/stdio.js";
-import { SubjectError } from "../src/harness/subjects/subject.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/corpus/load.js";
+import { statusOf } from "../src/run/outcome.js";
+import { runRow } from "../src/run/run-row.js";
+import type { Row, ValidateRow } from "../src/corpus/rows.js";
+import { runRows } from "../src/run/runner.js";
+import { stdioSubject, type StdioOptions } from "../src/subjects/stdio.js";
+import { SubjectError } from "../src/subjects/subject.js";
 
 // Deliberately bad subjects (test/fixtures/bad-subjects/): each is the reference over stdio
 // except on the rows marked FAULT, which it spoils in its own way. For each: the run ends
@@ -124,7 +124,7 @@ function expectSpoiledRowsErrored(outcomes: Outcome[], cause: RegExp): void {
 
 let scratch: string;
 beforeAll(() => {
-  if (!existsSync(join(PACKAGE_ROOT, "dist", "harness", "handler.js"))) throw new Error("the bad subjects run the built reference: run npm run build first");
+  if (!existsSync(join(PACKAGE_ROOT, "dist", "subjects", "handler.js"))) throw new Error("the bad subjects run the built reference: run npm run build first");
   scratch = mkdtempSync(join(tmpdir(), "stdio-faults-"));
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
+import { PACKAGE_ROOT } from "../src/corpus/load.js";
 
 // The lesson profile, proven from the outside: a small Python registry written from seed 001's
 // lesson alone (test/fixtures/python-lesson/registry.py, never from the reference or the rows)

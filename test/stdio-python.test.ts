@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { statusOf, type Status } from "../src/harness/outcome.js";
-import { runRow } from "../src/harness/run-row.js";
-import { appliesTo, type Row } from "../src/harness/rows.js";
-import { stdioSubject } from "../src/harness/subjects/stdio.js";
-import type { Session } from "../src/harness/subjects/subject.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/corpus/load.js";
+import { statusOf, type Status } from "../src/run/outcome.js";
+import { runRow } from "../src/run/run-row.js";
+import { appliesTo, type Row } from "../src/corpus/rows.js";
+import { stdioSubject } from "../src/subjects/stdio.js";
+import type { Session } from "../src/subjects/subject.js";
 
 // The cross-language path, proven: a small Python implementation of the contract
 // (test/fixtures/python-impl/toolreg.py) behind the Python adapter template

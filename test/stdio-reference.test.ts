@@ -2,11 +2,11 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { statusOf } from "../src/harness/outcome.js";
-import { runRow } from "../src/harness/run-row.js";
-import { appliesTo, PROFILES, TIERS } from "../src/harness/rows.js";
-import { stdioSubject } from "../src/harness/subjects/stdio.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/corpus/load.js";
+import { statusOf } from "../src/run/outcome.js";
+import { runRow } from "../src/run/run-row.js";
+import { appliesTo, PROFILES, TIERS } from "../src/corpus/rows.js";
+import { stdioSubject } from "../src/subjects/stdio.js";
 
 // The protocol end to end against the oracle: `tool-conformance adapter` (the built CLI) is
 // spawned and every corpus row goes through it over stdio, in each profile, at the strictest

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { crashIn, type Check } from "../src/harness/run-row.js";
-import { evidenceOf, isOrderOnly, showsExactly, showsSame, type Failure } from "../src/harness/symptom.js";
+import { crashIn, type Check } from "../src/run/run-row.js";
+import { evidenceOf, isOrderOnly, showsExactly, showsSame, type Failure } from "../src/judge/symptom.js";
 
 // A symptom: how a mutant's failure on a row shows in another implementation's answers there,
 // by its sense rather than its text.

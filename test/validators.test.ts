@@ -2,16 +2,16 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { markdownOf, textOf } from "../src/cli/commands/validators.js";
-import { validatorRows, type Comparison } from "../src/harness/subjects/validators/compare.js";
-import { loadCorpus, PACKAGE_ROOT } from "../src/harness/corpus.js";
-import { statusOf } from "../src/harness/outcome.js";
-import type { CompileRow, ValidateRow } from "../src/harness/rows.js";
-import { runRow } from "../src/harness/run-row.js";
-import { runRows } from "../src/harness/runner.js";
-import { loadValidators, pointerSegments, type LoadedValidator } from "../src/harness/subjects/validators/index.js";
-import { arraySegments, insideAnyOfBranch } from "../src/harness/subjects/validators/library.js";
-import { workerScript, workerValidatorSubject } from "../src/harness/subjects/validators/worker-subject.js";
+import { markdownOf, textOf } from "../src/libraries/validators-table.js";
+import { validatorRows, type Comparison } from "../src/libraries/compare-validators.js";
+import { loadCorpus, PACKAGE_ROOT } from "../src/corpus/load.js";
+import { statusOf } from "../src/run/outcome.js";
+import type { CompileRow, ValidateRow } from "../src/corpus/rows.js";
+import { runRow } from "../src/run/run-row.js";
+import { runRows } from "../src/run/runner.js";
+import { loadValidators, pointerSegments, type LoadedValidator } from "../src/subjects/validators/index.js";
+import { arraySegments, insideAnyOfBranch } from "../src/subjects/validators/library.js";
+import { workerScript, workerValidatorSubject } from "../src/subjects/validators/worker-subject.js";
 
 const EXAMPLE_SCHEMA = {
   type: "object",

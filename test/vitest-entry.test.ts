@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../src/harness/corpus.js";
+import { PACKAGE_ROOT } from "../src/corpus/load.js";
 
 // tool-conformance/vitest from the outside: a suite around the built mutant s05 (minimum treated as
 // exclusive), run by its own vitest as a user's CI runs it. Its rows are tests named by their ids,

@@ -17,9 +17,7 @@
 //   safeValidateTypes, which calls the schema's `validate` if it has one. `jsonSchema(obj)` without
 //   the `validate` option has none: the SDK then validates NOTHING; the JSON Schema is only sent to
 //   the model. That is the library as it is, and what this glue keeps (no validate function added).
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { checkSubset, installedVersion, STRICT } from "../js-glue/glue.mjs";
 import { generateText, tool, jsonSchema } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 // The AI SDK's own utility package (a dependency of `ai`, part of the SDK): the very parse +
@@ -29,36 +27,15 @@ import { safeParseJSON } from "@ai-sdk/provider-utils";
 export const NAME = "ai";
 export const LANGUAGE = "javascript";
 /** The installed `ai` version, read from its package.json at run time (never hard-coded). */
-export const VERSION = (() => {
-  let dir = dirname(fileURLToPath(import.meta.resolve("ai")));
-  for (;;) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-      if (pkg.name === "ai") return pkg.version;
-    } catch {}
-    const up = dirname(dir);
-    if (up === dir) return "unknown";
-    dir = up;
-  }
-})();
+export const VERSION = installedVersion("ai");
 
 /** What a tool throws to fail on purpose. The SDK turns any throw of `execute` into a tool-error. */
 export class ToolError extends Error {}
 
-// ---- STRICT_SUBSET=1: the one check a user of jsonSchema() would add (off by default) ------------
+// ---- STRICT_SUBSET=1 (checkSubset, js-glue/glue.mjs): the one check a user of jsonSchema() would add (off by default) ------------
 // jsonSchema() accepts any value and checks nothing; a user who wants the seed's "refuse what you do
 // not implement" walks the schema before handing it over. Off by default: the table shows the
 // library as it is. (It refuses keywords; it adds no validator, so arguments stay unchecked.)
-const STRICT = process.env.STRICT_SUBSET === "1";
-const SUBSET = new Set(["type", "enum", "const", "properties", "required", "additionalProperties", "items", "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "maximum", "anyOf", "title", "description", "default", "examples", "$schema"]);
-function checkSubset(schema) {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return;
-  for (const key of Object.keys(schema)) if (!SUBSET.has(key)) throw new Error(`unsupported keyword "${key}"`);
-  if (typeof schema.properties === "object" && schema.properties !== null) Object.values(schema.properties).forEach(checkSubset);
-  checkSubset(schema.additionalProperties);
-  checkSubset(schema.items);
-  if (Array.isArray(schema.anyOf)) schema.anyOf.forEach(checkSubset);
-}
 
 // ---- compile / validate: jsonSchema() and the SDK's parse of a tool call's text ------------------
 export function compile(schemaText) {

@@ -32,11 +32,19 @@ upstream=${debver#*:}
 upstream=${upstream%-*}
 
 out=.build/go-gojsonschema
-mkdir -p "$out/gopath/src"
+mkdir -p "$out/gopath/src/adapter"
 ln -sfn "$PWD/go-gojsonschema" "$out/gopath/src/tinyllm"
+
+# The adapter is the Go template itself, copied here with its one ADJUST line for this library:
+# the name, and the version compiled in below. Nothing else of the template changes.
+template=../conformance/adapters/go/main.go
+[ -f "$template" ] || die "$template is missing"
+adjusted='reply{"name": "gojsonschema", "language": "go", "version": tool.LibraryVersion}'
+sed "s|reply{\"name\": \"tinyllm\", \"language\": \"go\", \"version\": \"0.1.0\"}|$adjusted|" "$template" > "$out/gopath/src/adapter/main.go"
+grep -q 'tool.LibraryVersion' "$out/gopath/src/adapter/main.go" || die "the template's implementation line has changed: adjust build.sh"
 
 GO111MODULE=off GOFLAGS= GOPROXY=off GOTOOLCHAIN=local \
 	GOPATH="$PWD/$out/gopath:$gocode" GOCACHE="${GOCACHE:-/tmp/go-gojsonschema-gocache}" \
-	go build -o "$out/adapter" -ldflags "-X tinyllm/agent/tool.LibraryVersion=$upstream" tinyllm/cmd/adapter
+	go build -o "$out/adapter" -ldflags "-X tinyllm/agent/tool.LibraryVersion=$upstream" adapter
 
 echo "built $out/adapter (gojsonschema $upstream, Debian $pkg $debver)" >&2

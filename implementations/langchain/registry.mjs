@@ -30,8 +30,7 @@
 //     defaultHandleToolErrors do (langchain v1, libs/langchain/src/agents/nodes/ToolNode.ts).
 //   - the seed's Result: content = the ToolMessage's content; isError = the agent took its error
 //     path; the message's content gets `error: ` only if LangChain's text does not start with it.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { checkSubset, compareCodePoints, compareErrors, installedVersion, STRICT } from "../js-glue/glue.mjs";
 import { tool as lcTool, ToolInputParsingException } from "@langchain/core/tools";
 import { ToolMessage } from "@langchain/core/messages";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
@@ -43,47 +42,11 @@ import { validate } from "@cfworker/json-schema";
 
 export const NAME = "langchain";
 export const LANGUAGE = "javascript";
-// @langchain/core's installed version, read at run time from its package.json (found from the
-// resolved entry point, since the package's "exports" map may hide package.json).
-export const VERSION = (() => {
-  const require = createRequire(import.meta.url);
-  let dir = require.resolve("@langchain/core/tools").replace(/[\\/][^\\/]*$/, "");
-  for (;;) {
-    try {
-      const pkg = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
-      if (pkg.name === "@langchain/core") return pkg.version;
-    } catch {}
-    const up = dir.replace(/[\\/][^\\/]*$/, "");
-    if (up === dir) return "unknown";
-    dir = up;
-  }
-})();
+// @langchain/core's installed version, read at run time (js-glue/glue.mjs).
+export const VERSION = installedVersion("@langchain/core", "@langchain/core/tools");
 
-// STRICT_SUBSET=1: the one switch, off by default. LangChain accepts any JSON Schema (cfworker
-// implements most of draft 2019-09, and ignores `format`); a user who wants the seed's "refuse
-// what you do not implement" adds this check before building the tool.
-const STRICT = process.env.STRICT_SUBSET === "1";
-const SUBSET = new Set(["type", "enum", "const", "properties", "required", "additionalProperties", "items", "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "maximum", "anyOf", "title", "description", "default", "examples", "$schema"]);
-function checkSubset(schema, at = "#") {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return; // LangChain judges the shape
-  for (const [key, value] of Object.entries(schema)) {
-    if (!SUBSET.has(key)) throw new Error(`unsupported keyword ${JSON.stringify(key)} at ${at} (STRICT_SUBSET=1)`);
-    if (key === "properties" && value && typeof value === "object") for (const [k, v] of Object.entries(value)) checkSubset(v, `${at}/properties/${k}`);
-    if (key === "items" || key === "additionalProperties") checkSubset(value, `${at}/${key}`);
-    if (key === "anyOf" && Array.isArray(value)) value.forEach((v, i) => checkSubset(v, `${at}/anyOf/${i}`));
-  }
-}
-
-/** Go's sort order (bytes of UTF-8), which is code-point order, not JS's UTF-16 default. */
-const compareCodePoints = (a, b) => {
-  const x = [...a], y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i].codePointAt(0) - y[i].codePointAt(0);
-    if (d) return d;
-  }
-  return x.length - y.length;
-};
-const compareErrors = (a, b) => compareCodePoints(a.path, b.path) || compareCodePoints(a.message, b.message);
+// STRICT_SUBSET=1 (js-glue/glue.mjs): LangChain accepts any JSON Schema (cfworker implements most of
+// draft 2019-09, and ignores `format`); a careful user refuses what the seed does not support first.
 
 /** A schema text as LangChain's `schema` field: parsed. No text, blank or `null` means no schema (LangChain then builds a DynamicTool). */
 function parseSchema(schemaText) {

@@ -22,9 +22,7 @@
 //     `z.fromJSONSchema` (that is what this glue does; it is the only conversion zod offers), and the
 //     definitions the host sees are the SDK's re-serialization of that zod schema (toJsonSchemaCompat).
 import * as z from "zod";
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { checkSubset, installedVersion, STRICT } from "../js-glue/glue.mjs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -33,37 +31,15 @@ import { safeParseAsync } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 export const NAME = "@modelcontextprotocol/sdk";
 export const LANGUAGE = "javascript";
 /** The installed SDK's version, read from its package.json at run time (never hard-coded). */
-export const VERSION = (() => {
-  // The package's "exports" map does not expose package.json: walk up from an entry point.
-  let dir = dirname(fileURLToPath(import.meta.resolve("@modelcontextprotocol/sdk/server/mcp.js")));
-  for (;;) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-      if (pkg.name === "@modelcontextprotocol/sdk") return pkg.version;
-    } catch {}
-    const up = dirname(dir);
-    if (up === dir) return "unknown";
-    dir = up;
-  }
-})();
+export const VERSION = installedVersion("@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/server/mcp.js");
 
 /** What a tool throws to fail on purpose. The MCP server turns any throw into an isError result. */
 export class ToolError extends Error {}
 
-// ---- STRICT_SUBSET=1: the one check a user of zod's converter would add (off by default) ----------
+// ---- STRICT_SUBSET=1 (checkSubset, js-glue/glue.mjs): the one check a user of zod's converter would add (off by default) ----------
 // z.fromJSONSchema ignores or approximates keywords (format, oneOf, ...); a user who wants the seed's
 // "refuse what you do not implement" walks the schema first. Off by default: the table shows the
 // library as it is.
-const STRICT = process.env.STRICT_SUBSET === "1";
-const SUBSET = new Set(["type", "enum", "const", "properties", "required", "additionalProperties", "items", "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "maximum", "anyOf", "title", "description", "default", "examples", "$schema"]);
-function checkSubset(schema) {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return; // boolean schemas: nothing to walk
-  for (const key of Object.keys(schema)) if (!SUBSET.has(key)) throw new Error(`unsupported keyword "${key}"`);
-  if (typeof schema.properties === "object" && schema.properties !== null) Object.values(schema.properties).forEach(checkSubset);
-  checkSubset(schema.additionalProperties);
-  checkSubset(schema.items);
-  if (Array.isArray(schema.anyOf)) schema.anyOf.forEach(checkSubset);
-}
 
 /** Schema text to the zod schema McpServer takes. JSON.parse errors and fromJSONSchema's refusals are
  *  the refusal. Blank text and "null" are read as "no schema", that is {"type": "object"} (the seed's

@@ -9,53 +9,16 @@
 // messages). What is glue (zod has no tool registry): JSON text parsing, rendering issue paths as
 // the seed's `$` paths, the four worked-example messages worded the seed's way from the issue data,
 // sorting, and a small registry written from the seed's section 2.3 / 4.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { checkSubset, compareCodePoints, compareErrors, installedVersion, STRICT } from "../js-glue/glue.mjs";
 import { z } from "zod";
 
 export const NAME = "zod";
 export const LANGUAGE = "javascript";
-// The installed zod's version, read at run time from its package.json (never hard-coded).
-// zod's "exports" map hides package.json, so it is found from the resolved entry point's folder.
-export const VERSION = (() => {
-  const require = createRequire(import.meta.url);
-  let dir = require.resolve("zod").replace(/[\\/][^\\/]*$/, "");
-  for (;;) {
-    try {
-      const pkg = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
-      if (pkg.name === "zod") return pkg.version;
-    } catch {}
-    const up = dir.replace(/[\\/][^\\/]*$/, "");
-    if (up === dir) return "unknown";
-    dir = up;
-  }
-})();
+// The installed zod's version, read at run time (js-glue/glue.mjs).
+export const VERSION = installedVersion("zod");
 
-// STRICT_SUBSET=1: the one switch, off by default. zod's fromJSONSchema accepts keywords outside
-// the seed's subset (format, oneOf, $ref, not, ...) and enforces some of them; a user who wants
-// the seed's "refuse what you do not implement" adds this check before handing the schema to zod.
-const STRICT = process.env.STRICT_SUBSET === "1";
-const SUBSET = new Set(["type", "enum", "const", "properties", "required", "additionalProperties", "items", "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "maximum", "anyOf", "title", "description", "default", "examples", "$schema"]);
-function checkSubset(schema, at = "#") {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return; // zod judges the shape
-  for (const [key, value] of Object.entries(schema)) {
-    if (!SUBSET.has(key)) throw new Error(`unsupported keyword ${JSON.stringify(key)} at ${at} (STRICT_SUBSET=1)`);
-    if (key === "properties" && value && typeof value === "object") for (const [k, v] of Object.entries(value)) checkSubset(v, `${at}/properties/${k}`);
-    if (key === "items" || key === "additionalProperties") checkSubset(value, `${at}/${key}`);
-    if (key === "anyOf" && Array.isArray(value)) value.forEach((v, i) => checkSubset(v, `${at}/anyOf/${i}`));
-  }
-}
-
-/** Go's sort order (bytes of UTF-8), which is code-point order, not JS's UTF-16 default. */
-const compareCodePoints = (a, b) => {
-  const x = [...a], y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i].codePointAt(0) - y[i].codePointAt(0);
-    if (d) return d;
-  }
-  return x.length - y.length;
-};
-const compareErrors = (a, b) => compareCodePoints(a.path, b.path) || compareCodePoints(a.message, b.message);
+// STRICT_SUBSET=1 (js-glue/glue.mjs): zod's fromJSONSchema accepts keywords outside the subset
+// (format, oneOf, $ref, not, ...) and enforces some of them; a careful user refuses them first.
 
 /** zod's path array rendered as the seed's path: lossless, keys `.name`, indexes `[i]`. */
 const renderPath = (segments) => "$" + segments.map((s) => (typeof s === "number" ? `[${s}]` : `.${String(s)}`)).join("");

@@ -1,8 +1,13 @@
 import { Help, InvalidArgumentError, Option, type Command } from "commander";
-import { PROFILE_ALIASES, PROFILES, profileNamed } from "../harness/rows.js";
-import type { Sandbox } from "../harness/sandbox/index.js";
+import { PROFILE_ALIASES, PROFILES, profileNamed } from "../corpus/rows.js";
+import type { Sandbox } from "../subjects/sandbox/index.js";
 import type { SubjectSpec } from "../harness/score-subject.js";
-import { UsageError } from "./errors.js";
+import { readReport, ReportError, type ReadOptions, type Report } from "../report/report.js";
+import { REPORTERS, type ReporterName } from "../report/reporters/names.js";
+import { TIERS, type Tier } from "../corpus/rows.js";
+import { UsageError, writeFailure } from "./errors.js";
+
+export { writeFailure };
 
 // Command-line values shared by several commands.
 
@@ -102,4 +107,40 @@ export function subjectSpecOf(positional: string | undefined, flags: { subject?:
   if (flags.subject !== undefined) return { command: flags.subject, ...(sandbox ? { sandbox } : {}), ...(flags.submission !== undefined ? { cwd: flags.submission } : {}) };
   if (flags.module !== undefined) return { module: flags.module };
   return positional as SubjectSpec | undefined;
+}
+
+
+/** Reads and checks a report for a command (scores recomputed; with a key, the signature verified); a bad one is a usage error (exit 2). */
+export function readReportOrExplain(path: string, options: ReadOptions = {}): Report {
+  try {
+    return readReport(path, options);
+  } catch (error) {
+    if (error instanceof ReportError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** `--tier` values: tier names, or `all`; none given is `fallback`. */
+export function parseTiers(values: string[], fallback: Tier[]): Tier[] {
+  if (values.length === 0) return fallback;
+  if (values.includes("all")) return [...TIERS];
+  for (const value of values) {
+    if (!(TIERS as readonly string[]).includes(value)) throw new UsageError(`--tier: ${JSON.stringify(value)} is not a tier (${TIERS.join(", ")}, or all)`);
+  }
+  return TIERS.filter((tier) => values.includes(tier));
+}
+
+export function parseReporters(values: string[], fallback: ReporterName[]): ReporterName[] {
+  if (values.length === 0) return fallback;
+  for (const value of values) {
+    if (!(REPORTERS as readonly string[]).includes(value)) throw new UsageError(`--reporter: ${JSON.stringify(value)} is not a reporter (${REPORTERS.join(", ")}, or json=- for stdout)`);
+  }
+  return REPORTERS.filter((r) => values.includes(r));
+}
+
+
+export function percentArg(value: string): number {
+  const n = Number(value.trim().replace(/%$/, ""));
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100) throw new UsageError(`--min-score: ${JSON.stringify(value)} is not a percent between 0 and 100`);
+  return n;
 }

@@ -1,20 +1,9 @@
-import { CorpusError } from "../harness/corpus.js";
-import { ReportError } from "../harness/report.js";
-import { UsageError } from "../harness/errors.js";
-import { SubjectError } from "../harness/subjects/subject.js";
+import { CorpusError } from "../corpus/load.js";
+import { ReportError } from "../report/report.js";
+import { EXIT, UsageError } from "../errors.js";
+import { SubjectError } from "../subjects/subject.js";
 
-/** Exit codes every command keeps (README: "Exit codes"). */
-export const EXIT = {
-  ok: 0,
-  /** Invalid arguments, a score below the threshold, a regression, a mutant not killed. */
-  failed: 1,
-  /** A usage error, a refused schema, a bad corpus, an unreadable file or report. */
-  usage: 2,
-  /** The subject could not be started or kept failing. */
-  subject: 3,
-} as const;
-
-export { UsageError } from "../harness/errors.js";
+export { EXIT, UsageError, writeFailure } from "../errors.js";
 
 /** Turns any error into one line for stderr, and the exit code it means. */
 export function explain(error: unknown): { line: string; code: number } {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { Option, type Command } from "commander";
-import { defaultWeighting, parseWeights, rowsWeighting, SCHEMES, testsWeighting, type SchemeName, type Weighting } from "../harness/weighting.js";
+import { defaultWeighting, parseWeights, rowsWeighting, SCHEMES, testsWeighting, type SchemeName, type Weighting } from "../judge/weighting.js";
 import { loadCatalog } from "../mutants/catalog.js";
 import { UsageError } from "./errors.js";
 

@@ -1,6 +1,6 @@
-import { isActive, type ScoreOptions, type Status } from "../harness/outcome.js";
-import type { Row } from "../harness/rows.js";
-import type { Check } from "../harness/run-row.js";
+import { isActive, type ScoreOptions, type Status } from "../run/outcome.js";
+import type { Row } from "../corpus/rows.js";
+import type { Check } from "../run/run-row.js";
 import { keywordsOf } from "./model.js";
 
 // What makes two findings "the same": a key KIND/SYMPTOM[/KEYWORDS] computed from the shrunk case.

@@ -1,5 +1,6 @@
+import { createHmac } from "node:crypto";
 import fc from "fast-check";
-import type { Part, ProfileName, Row, Tier } from "../harness/rows.js";
+import type { Part, ProfileName, Row, Tier } from "../corpus/rows.js";
 import { domainFor } from "./fuzz.js";
 import { defaultNaming, rowOf } from "./oracle.js";
 import { probeArb } from "./probes.js";
@@ -23,4 +24,9 @@ export async function freshRows(count: number, seed: number, profile: ProfileNam
     rows.push({ ...row, why: generatedWhy(row), part: FRESH_PART });
   }
   return rows;
+}
+
+/** The --fresh seed a grader's key stands for: HMAC-SHA256 of a fixed label, its first 31 bits. */
+export function seedFromKey(key: Uint8Array): number {
+  return createHmac("sha256", key).update("tool-conformance fresh seed").digest().readUInt32BE(0) & 0x7fffffff;
 }

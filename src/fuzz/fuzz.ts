@@ -1,10 +1,11 @@
 import fc from "fast-check";
-import { statusOf, type ScoreOptions, type Status } from "../harness/outcome.js";
-import type { Send } from "../harness/protocol.js";
-import type { Level, ProfileName, Row, Tier } from "../harness/rows.js";
-import { ProtocolError, runRow, type Check } from "../harness/run-row.js";
-import { causeOf, guarded } from "../harness/runner.js";
-import { SubjectError, type Session, type Subject } from "../harness/subjects/subject.js";
+import { statusOf, type ScoreOptions, type Status } from "../run/outcome.js";
+import type { Send } from "../subjects/protocol.js";
+import type { Level, ProfileName, Row, Tier } from "../corpus/rows.js";
+import { runRow, type Check } from "../run/run-row.js";
+import { ProtocolError } from "../subjects/subject.js";
+import { causeOf, guarded } from "../run/runner.js";
+import { SubjectError, type Session, type Subject } from "../subjects/subject.js";
 import { CORE_DOMAIN, HARDENING_DOMAIN, type Domain } from "./domain.js";
 import { findingKey, ruleMatches, sameWay, settledKey, symptomOf, type Judged, type Rule } from "./findings.js";
 import { rowOf } from "./oracle.js";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import * as reference from "../index.js";
-import { createHandler } from "../harness/handler.js";
-import type { Request } from "../harness/protocol.js";
-import { rowForProfile, type CompileRow, type ProfileName, type RegistryRow, type Row, type Section, type SimpleStep, type ValidateRow } from "../harness/rows.js";
+import { createHandler } from "../subjects/handler.js";
+import type { Request } from "../subjects/protocol.js";
+import { rowForProfile, type CompileRow, type ProfileName, type RegistryRow, type Row, type Section, type SimpleStep, type ValidateRow } from "../corpus/rows.js";
 import { messages } from "../schema/messages.js";
 import { keywordsOf } from "./model.js";
 import type { Probe, RegistryProbe, ValidateProbe } from "./probes.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import type { Behavior } from "../harness/protocol.js";
-import type { ProfileName, Tier, ToolRow } from "../harness/rows.js";
+import type { Behavior } from "../subjects/protocol.js";
+import type { ProfileName, Tier, ToolRow } from "../corpus/rows.js";
 import { aimedTree } from "./aim.js";
 import type { Domain } from "./domain.js";
 import { lessonModel } from "./lesson.js";

@@ -1,4 +1,4 @@
-import type { ToolRow } from "../harness/rows.js";
+import type { ToolRow } from "../corpus/rows.js";
 import { render, type Tree } from "./model.js";
 import { argumentsText, validateProbeOf, type CallArguments, type Probe, type ProbeStep } from "./probes.js";
 

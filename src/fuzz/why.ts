@@ -1,4 +1,4 @@
-import type { Row } from "../harness/rows.js";
+import type { Row } from "../corpus/rows.js";
 import { keywordsOf } from "./model.js";
 
 // A generated case's `why`, for the student who fails it: the rules it tests, in the spec's words

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { join, relative } from "node:path";
-import { PACKAGE_ROOT } from "../harness/corpus.js";
+import { PACKAGE_ROOT } from "../corpus/load.js";
 
 // A submission that carries this package (its built reference, its corpus: the answers) is
 // flagged in the class table. Found by content, not by name: the SHA-256 of every distinctive file

@@ -1,19 +1,19 @@
 import { appendFileSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
-import { classTable, type ClassTable } from "../harness/class-table.js";
+import { classTable, type ClassTable } from "../report/class-table.js";
 import { createHash } from "node:crypto";
-import { PACKAGE_ROOT } from "../harness/corpus.js";
-import { SUBJECT_TEXT_CAPS, subjectText, verifyReportFile, writeReport, type Report, type ReportHeader, type ReportRow } from "../harness/report.js";
-import { REPORT_FILES } from "../harness/reporters/names.js";
-import { oneLine } from "../harness/reporters/text.js";
-import { SandboxError, sandboxOwner } from "../harness/sandbox/index.js";
-import { formatPercent } from "../harness/scoring.js";
+import { PACKAGE_ROOT } from "../corpus/load.js";
+import { SUBJECT_TEXT_CAPS, subjectText, verifyReportFile, writeReport, type Report, type ReportHeader, type ReportRow } from "../report/report.js";
+import { REPORT_FILES } from "../report/reporters/names.js";
+import { oneLine } from "../report/reporters/text.js";
+import { SandboxError, sandboxOwner } from "../subjects/sandbox/index.js";
+import { formatPercent } from "../judge/scoring.js";
 import { carriedFiles, describeCarried } from "./fingerprint.js";
 import { buildPlan, runSupervised, type BuildSandbox, type Ending } from "./process.js";
 import type { Template } from "./template.js";
 import type { WorkCopies } from "./workcopy.js";
-import { makeDirectory } from "../harness/directory.js";
+import { makeDirectory } from "../report/directory.js";
 
 // `grade`: every immediate subfolder of a folder is one submission. For each, the build (if any)
 // runs in its folder, then `score` runs as a child process with the report under OUT/NAME; the

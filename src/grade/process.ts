@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createSandbox, type Limits, type SandboxMode } from "../harness/sandbox/index.js";
+import { createSandbox, type Limits, type SandboxMode } from "../subjects/sandbox/index.js";
 
 // Every command `grade` runs for a submission (its build, its score) goes through supervise.js:
 // a process group of its own, a time limit, the output into a log file with a size cap, and an
@@ -82,7 +82,7 @@ export interface BuildPlan {
 
 /**
  * How a submission's build command runs, in its folder: the one place the build meets a sandbox.
- * Under bwrap it is score's sandbox (src/harness/sandbox) with the submission's folder writable,
+ * Under bwrap it is score's sandbox (src/subjects/sandbox) with the submission's folder writable,
  * as the build writes there; scoring then sees the folder read-only, through score's --sandbox.
  * Throws SandboxError when the sandbox cannot be made.
  */

@@ -1,4 +1,4 @@
-import { messages } from "../schema/messages.js";
+import { syntaxMessages as messages } from "./messages.js";
 import { MAX_DEPTH } from "./limits.js";
 import { JsonNumber, SHORT_DIGITS } from "./number.js";
 import { isPlain } from "./plain.js";

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
-import { PACKAGE_ROOT } from "../harness/corpus.js";
+import { PACKAGE_ROOT } from "../corpus/load.js";
 import { applyEdits, loadCatalog, MutantError, readSource, REFERENCE_ROOTS, type Mutant } from "./catalog.js";
 import { BUILT_DIR, MANIFEST, type Manifest } from "./load.js";
 

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../harness/corpus.js";
-import { profileNamed, SECTIONS, type ProfileName, type Section } from "../harness/rows.js";
+import { PACKAGE_ROOT } from "../corpus/load.js";
+import { profileNamed, SECTIONS, type ProfileName, type Section } from "../corpus/rows.js";
 
 // The pitfall mutants: mutants/sNN-slug.json, each a few find-and-replace edits
 // against the reference's sources. This module reads and checks them; build.ts

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Fingerprint } from "../harness/diagnosis.js";
-import { writeFileAtomic } from "../harness/report.js";
-import { rowsForProfile, type ProfileName, type Row } from "../harness/rows.js";
+import type { Fingerprint } from "../judge/diagnosis.js";
+import { writeFileAtomic } from "../report/report.js";
+import { rowsForProfile, type ProfileName, type Row } from "../corpus/rows.js";
 import { loadCatalog, MutantError, mutantsFor, type Mutant } from "./catalog.js";
 import { BUILT_DIR, readManifest } from "./load.js";
 import { fingerprints as matrixFingerprints } from "./matrix.js";
@@ -83,7 +83,7 @@ function cacheKey(rows: readonly Row[], catalog: readonly Mutant[], options: Fin
   hash.update(JSON.stringify(rows));
   hash.update(JSON.stringify(catalog.map((m) => [m.id, m.hash, manifest.mutants[m.id]?.hash ?? null])));
   // the harness that ran them is part of what a fingerprint means
-  for (const file of ["../harness/run-row.js", "../harness/handler.js", "../harness/symptom.js", "./matrix.js"]) {
+  for (const file of ["../run/run-row.js", "../subjects/handler.js", "../judge/symptom.js", "./matrix.js"]) {
     try {
       hash.update(readFileSync(new URL(file, import.meta.url)));
     } catch {

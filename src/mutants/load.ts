@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PACKAGE_ROOT } from "../harness/corpus.js";
-import type { ReferenceApi } from "../harness/handler.js";
-import { inProcessSubject } from "../harness/subjects/in-process.js";
-import type { Subject } from "../harness/subjects/subject.js";
+import { PACKAGE_ROOT } from "../corpus/load.js";
+import type { ReferenceApi } from "../subjects/handler.js";
+import { inProcessSubject } from "../subjects/in-process.js";
+import type { Subject } from "../subjects/subject.js";
 import { MutantError, type Mutant } from "./catalog.js";
 
 /** Where `npm run build` puts the transpiled mutants: BUILT_DIR/sNN/index.js. */

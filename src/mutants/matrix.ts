@@ -1,10 +1,10 @@
-import type { Fingerprint } from "../harness/diagnosis.js";
-import { isActive, statusOf, type ScoreOptions } from "../harness/outcome.js";
-import { runRow } from "../harness/run-row.js";
-import { LEVELS, rowsForProfile, SECTIONS, TIERS, type ProfileName, type Row, type Section } from "../harness/rows.js";
-import { inProcessSubject } from "../harness/subjects/in-process.js";
-import { evidenceOf, type Failure } from "../harness/symptom.js";
-import type { Subject } from "../harness/subjects/subject.js";
+import type { Fingerprint } from "../judge/diagnosis.js";
+import { isActive, statusOf, type ScoreOptions } from "../run/outcome.js";
+import { runRow } from "../run/run-row.js";
+import { LEVELS, rowsForProfile, SECTIONS, TIERS, type ProfileName, type Row, type Section } from "../corpus/rows.js";
+import { inProcessSubject } from "../subjects/in-process.js";
+import { evidenceOf, type Failure } from "../judge/symptom.js";
+import type { Subject } from "../subjects/subject.js";
 import { loadCatalog, MutantError, mutantsFor, type Mutant } from "./catalog.js";
 import { BUILT_DIR, loadMutant, readManifest } from "./load.js";
 

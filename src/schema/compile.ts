@@ -1,7 +1,8 @@
 import { JsonSyntaxError, parseJSON } from "../json/parse.js";
 import { compareCodePoints, isObject, member, type JsonObject, type JsonValue } from "../json/value.js";
 import { ValidationError } from "./error.js";
-import { NOTHING, type Check, type CompileContext, type Keyword } from "./keyword.js";
+import { NOTHING, type Check } from "./check.js";
+import type { CompileContext, Keyword } from "./keyword.js";
 import { Members } from "./members.js";
 import { ANNOTATIONS, KEYWORDS, LESSON_KEYWORDS } from "./keywords/index.js";
 import { messages } from "./messages.js";

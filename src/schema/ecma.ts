@@ -1,5 +1,5 @@
 import { RE2JS } from "re2js";
-import { linear } from "./linear.js";
+import { linear, type Expression } from "./linear.js";
 import { classEscapes, complement, CONTROL_ESCAPES, MAX_CODE_POINT, type Ranges } from "./ranges.js";
 
 // The lesson profile's patterns: ECMA-262 regular expressions with the `u` flag (a pattern is
@@ -34,14 +34,6 @@ import { classEscapes, complement, CONTROL_ESCAPES, MAX_CODE_POINT, type Ranges 
 // engines' Unicode tables need not agree), and any translation RE2 itself refuses (a count
 // over 1000, or nested counts whose product is). Those patterns have no linear-time guarantee:
 // the schema's author writes them, not the model.
-
-/** What the pattern keyword needs of a compiled expression: RE2JS's own methods, so either engine fits. */
-export interface Expression {
-  /** Whether the expression matches somewhere in the input. */
-  test(input: string): boolean;
-  /** Whether the expression matches the whole input. */
-  matches(input: string): boolean;
-}
 
 const SPACE: Ranges = [
   [0x09, 0x0d],

@@ -1,14 +1,7 @@
 import type { JsonObject, JsonValue } from "../json/value.js";
-import { ValidationError } from "./error.js";
+import type { Check } from "./check.js";
 import type { Members } from "./members.js";
 import type { Segment } from "./path.js";
-
-/**
- * A compiled keyword: checks one value, appending each violation it finds to `issues`. `path` leads from
- * the root to the value; a check that steps into a part pushes its segment and pops it after,
- * so a valid value is checked without building any path at all.
- */
-export type Check = (value: JsonValue, path: Segment[], issues: ValidationError[]) => void;
 
 /** What a keyword sees while it compiles. */
 export interface CompileContext {
@@ -28,11 +21,3 @@ export interface CompileContext {
 
 /** One keyword of the subset: turns its value into a Check (NOTHING when it only tells the schema's Members), or refuses it. */
 export type Keyword = (value: JsonValue, context: CompileContext) => Check;
-
-/** The check of a keyword that checks nothing where it stands. */
-export const NOTHING: Check = () => {};
-
-/** A violation at the value `path` leads to (a copy: the path goes on changing). */
-export function issue(path: readonly Segment[], message: string, expectedType?: string): ValidationError {
-  return new ValidationError(path.slice(), message, expectedType);
-}

@@ -1,4 +1,3 @@
-import type { Expression } from "./ecma.js";
 import { classEscapes, complement, CONTROL_ESCAPES, MAX_CODE_POINT, type Ranges } from "./ranges.js";
 
 // A fast path for RE2 patterns: a native RegExp, used only for patterns in a subset where it is
@@ -60,6 +59,14 @@ const PUNCTUATION: ReadonlySet<string | undefined> = new Set("!\"#$%&'()*+,-./:;
 const METACHARACTERS: ReadonlySet<string | undefined> = new Set("\\.+*?()|[]{}^$");
 const DIGITS: ReadonlySet<string | undefined> = new Set("0123456789");
 const HEX_DIGITS: ReadonlySet<string | undefined> = new Set("0123456789ABCDEFabcdef");
+
+/** What the pattern keyword needs of a compiled expression: RE2JS's own methods, so either engine fits. */
+export interface Expression {
+  /** Whether the expression matches somewhere in the input. */
+  test(input: string): boolean;
+  /** Whether the expression matches the whole input. */
+  matches(input: string): boolean;
+}
 
 /**
  * A native expression that matches exactly what RE2 matches for `source`, in linear time, or

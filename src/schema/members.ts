@@ -1,5 +1,5 @@
 import { isObject } from "../json/value.js";
-import { issue, type Check } from "./keyword.js";
+import { issue, type Check } from "./check.js";
 import { messages } from "./messages.js";
 
 /** What a schema says of one member name: its subschema when `properties` declares it, whether it is required. */

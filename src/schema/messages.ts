@@ -2,6 +2,7 @@
 // seed's hand-worked example (required, additionalProperties, type, enum) are
 // fixed by the spec (tier core); every other wording is ours (tier catalog).
 // Values are rendered as compact JSON with number literals kept as written.
+import { syntaxMessages } from "../json/messages.js";
 import { quote } from "../json/value.js";
 
 export const messages = {
@@ -20,13 +21,8 @@ export const messages = {
   pattern: (value: string, pattern: string) => `${quote(value)} does not match pattern ${quote(pattern)}`,
   anyOf: () => "does not match any schema in anyOf",
 
-  // malformed JSON: one error at $ (offsets are UTF-8 byte offsets, as Go reports them)
-  invalidJSON: (detail: string) => `invalid JSON: ${detail}`,
-  endOfInput: () => "unexpected end of input",
-  unexpectedChar: (char: string, offset: number) => `unexpected character ${quote(char)} at byte ${offset}`,
-  duplicateKey: (key: string, offset: number) => `duplicate key ${quote(key)} at byte ${offset}`,
-  loneSurrogate: (offset: number) => `lone surrogate in string at byte ${offset}`,
-  tooDeep: (limit: number, offset: number) => `nesting deeper than ${limit} levels at byte ${offset}`,
+  // malformed JSON: one error at $, worded by the parser (json/messages.ts), below the validator
+  ...syntaxMessages,
 
   // compile errors: LOCATION is a JSON Pointer into the schema, "#" for its root
   unsupportedKeyword: (keyword: string, at: string) => `unsupported keyword ${quote(keyword)} at ${at}`,

@@ -1,19 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
 import cliProgress from "cli-progress";
 import { Option, type Command } from "commander";
-import { parseRule, type Rule } from "../../fuzz/findings.js";
+import { describe, knownLine } from "../../fuzz/outcome-text.js";
+import { readKnown, readSaved, ruleOf, save } from "../../fuzz/files.js";
 import { fuzz, type Finding, type FuzzOutcome } from "../../fuzz/fuzz.js";
-import { CorpusError, loadCorpus } from "../../harness/corpus.js";
-import { firstFailure } from "../../harness/outcome.js";
-import { writeFileAtomic } from "../../harness/report.js";
-import { noWorkflowCommands, shellQuote } from "../../harness/reporters/text.js";
-import { paintFor } from "../../harness/reporters/terminal.js";
-import { LEVELS, type Level, type ProfileName, type Row, type Tier } from "../../harness/rows.js";
-import { newSeed, parseDuration, parseSeed, profileOption } from "../arguments.js";
+import { shellQuote } from "../../report/reporters/text.js";
+import { paintFor } from "../../report/reporters/terminal.js";
+import { LEVELS, type Level, type ProfileName, type Tier } from "../../corpus/rows.js";
+import { intInRange, newSeed, parseDuration, parseSeed, profileOption } from "../arguments.js";
 import { EXIT, UsageError } from "../errors.js";
-import { parseTiers, writeFailure } from "./score.js";
+import { parseTiers } from "../arguments.js";
 import { resolveSubject } from "../../harness/score-subject.js";
 import { subjectSpecOf } from "../arguments.js";
 
@@ -93,11 +88,11 @@ async function fuzzCommand(positional: string | undefined, flags: FuzzFlags): Pr
   if (spec === undefined) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
   const tiers = parseTiers(flags.tier, ["core"]);
   const seed = flags.seed === undefined ? newSeed() : parseSeed(flags.seed);
-  const runs = intInRange(flags.runs, "--runs", RANGES.runs)!;
+  const runs = intInRange(flags.runs, "--runs", RANGES.runs.min, RANGES.runs.max)!;
   const timeMs = parseDuration(flags.time, "--time");
   if (timeMs > RANGES.timeMs.max) throw new UsageError(`--time: ${JSON.stringify(flags.time)} is longer than 24h`);
-  const timeoutMs = intInRange(flags.timeout, "--timeout", RANGES.timeout);
-  const maxFindings = intInRange(flags.maxFindings, "--max-findings", RANGES.maxFindings)!;
+  const timeoutMs = intInRange(flags.timeout, "--timeout", RANGES.timeout.min, RANGES.timeout.max);
+  const maxFindings = intInRange(flags.maxFindings, "--max-findings", RANGES.maxFindings.min, RANGES.maxFindings.max)!;
   const ignore = (flags.ignore ?? []).map((text) => ruleOf(text, "--ignore"));
   if (flags.path !== undefined && !/^\d+(:\d+)*$/.test(flags.path)) throw new UsageError(`--path: ${JSON.stringify(flags.path)} is not a path printed by fuzz (numbers separated by colons)`);
   if (flags.path !== undefined && flags.seed === undefined) throw new UsageError("--path replays a case of a previous run: give that run's --seed too");
@@ -154,131 +149,10 @@ async function fuzzCommand(positional: string | undefined, flags: FuzzFlags): Pr
   return outcome.findings.length > 0 ? EXIT.failed : EXIT.ok;
 }
 
-/** A whole number in a range; undefined stays undefined (the option was not given). */
-function intInRange(value: string | undefined, flag: string, range: { min: number; max: number }): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value.trim());
-  if (!/^\d+$/.test(value.trim()) || n < range.min || n > range.max) throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a whole number from ${range.min} to ${range.max}`);
-  return n;
-}
 
-function ruleOf(text: string, where: string): Rule {
-  try {
-    return parseRule(text);
-  } catch (error) {
-    throw new UsageError(`${where}: ${(error as Error).message}; a rule is KIND[/SYMPTOM[/KEYWORDS]] (compile/accepts/format) or a keyword (format): see fuzz --help`);
-  }
-}
 
-interface Known {
-  rows: Row[];
-  rules: Rule[];
-}
 
-/** --known FILE: corpus rows (--save), an earlier --json output, or rules one a line. */
-function readKnown(file: string): Known {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new UsageError(`--known ${file}: ${(error as { code?: string }).code === "ENOENT" ? "no such file" : `cannot read: ${writeFailure(error)}`}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // not JSON: rules, one a line
-    const rules = text
-      .split("\n")
-      .map((line, i) => [line.replace(/#.*/, "").trim(), i + 1] as const)
-      .filter(([line]) => line !== "")
-      .map(([line, n]) => ruleOf(line, `--known ${file}:${n}`));
-    return { rows: [], rules };
-  }
-  if (Array.isArray(value)) return { rows: knownRows(file, value), rules: [] };
-  const findings = (value as { findings?: unknown } | null)?.findings;
-  if (Array.isArray(findings) && findings.every((f) => typeof (f as { key?: unknown } | null)?.key === "string")) {
-    return { rows: [], rules: findings.map((f, i) => ruleOf((f as { key: string }).key, `--known ${file}: finding ${i + 1}`)) };
-  }
-  throw new UsageError(`--known ${file}: neither corpus rows (a JSON array, as --save writes) nor the --json output of fuzz (an object with "findings")`);
-}
 
-/** The rows of a --known file, each checked by the corpus's row schema (a row saved twice counts once). */
-function knownRows(file: string, rows: unknown[]): Row[] {
-  const byId = new Map<string, unknown>();
-  for (const row of rows) byId.set(String((row as { id?: unknown } | null)?.id), row);
-  const dir = mkdtempSync(join(tmpdir(), "tc-known-"));
-  try {
-    const name = basename(file).endsWith(".json") ? basename(file) : `${basename(file)}.json`;
-    writeFileSync(join(dir, name), JSON.stringify([...byId.values()]));
-    return loadCorpus(dir, { prefix: dirname(file) });
-  } catch (error) {
-    if (error instanceof CorpusError) throw new UsageError(`--known: ${error.message.split("\n")[0]}`);
-    throw error;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function knownLine(known: Known, keys: string[]): string {
-  if (known.rows.length === 0) return `${known.rules.length} rule${known.rules.length === 1 ? "" : "s"} set aside`;
-  const still = keys.length > 0 ? `, set aside: ${keys.join(" ")}` : "";
-  return `${known.rows.length} row${known.rows.length === 1 ? "" : "s"}; the subject still fails ${keys.length} key${keys.length === 1 ? "" : "s"}${still}`;
-}
-
-/** The outcome in words: nothing found, or each finding: the case, what differed, how to replay it, and the row. */
-function describe(outcome: FuzzOutcome, scoring: { level: Level; tiers: Tier[]; maxFindings: number }, replay: (finding: Finding) => string): string {
-  const paint = paintFor(process.stdout);
-  const seconds = (outcome.ms / 1000).toFixed(1);
-  const rate = Math.round(outcome.cases / Math.max(outcome.ms / 1000, 0.001));
-  const stop = { runs: "", time: " (stopped by --time)", findings: ` (stopped at --max-findings ${scoring.maxFindings})`, replay: " (a replay)" }[outcome.stopped];
-  const aside = outcome.setAside.map(({ key, cases }) => `  set aside (--ignore, --known): ${key} in ${cases} case${cases === 1 ? "" : "s"}`);
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  if (outcome.findings.length === 0) {
-    const none = outcome.setAside.length > 0 ? "no new disagreement" : "no disagreement";
-    return [`${paint("green", "✓")} ${none} with the reference in ${plural(outcome.cases, "case")}, ${seconds} s (${rate}/s)${stop}`, ...aside, ""].join("\n");
-  }
-  const lines = [`${paint("red", "✗")} ${plural(outcome.findings.length, "distinct disagreement")} with the reference in ${plural(outcome.cases, "case")}, ${seconds} s (${rate}/s)${stop}`];
-  if (aside.length > 0) lines.push(...aside);
-  for (const [i, f] of outcome.findings.entries()) {
-    const more = f.seen > 1 ? `, and ${plural(f.seen - 1, "more case")} since` : "";
-    lines.push("", `${paint("bold", `${i + 1}. ${f.key}`)}: after ${plural(f.after, "case")}${more}; shrunk in ${f.shrinks} steps to:`, "");
-    lines.push(...caseLines(f.row).map((line) => `    ${line}`), "");
-    if (f.status === "errored") lines.push(`  errored: ${f.error ?? "(no reason)"}`);
-    else if (f.status === "passed") lines.push("  (the subject passes this case when it is run again: its answers change from run to run)");
-    else {
-      const check = firstFailure({ checks: f.checks } as Parameters<typeof firstFailure>[0], scoring);
-      if (check) {
-        lines.push(`  ${check.what}`);
-        lines.push(`    expected: ${JSON.stringify(check.expected)}`);
-        lines.push(`    actual:   ${JSON.stringify(check.actual)}`);
-        if (check.note) lines.push(`    (${check.note})`);
-      }
-    }
-    lines.push("", `  replay: ${replay(f)}`, "", `  as a corpus row (write its "why", then add it under conformance/corpus/${f.row.section}/ or pass it with --save):`, "");
-    lines.push(`  ${JSON.stringify(f.row)}`);
-  }
-  if (outcome.stopped !== "replay") lines.push("", `  to look beyond ${outcome.findings.length > 1 ? "these" : "it"}: --ignore KEY (--ignore ${outcome.findings[0]!.key}), or --save FILE now and --known FILE next time`);
-  lines.push("");
-  return noWorkflowCommands(lines.join("\n")) + "\n";
-}
-
-/** The case in a few readable lines. */
-function caseLines(row: Row): string[] {
-  if (row.kind === "validate") return [`schema:   ${JSON.stringify(row.schema)}`, `argument: ${typeof row.instance === "string" ? row.instance : JSON.stringify(row.instance)}`];
-  if (row.kind === "compile") return [`schema:   ${JSON.stringify(row.schema)} (the reference refuses it)`];
-  return row.steps.map((step, i) => {
-    const n = `${i + 1}.`;
-    switch (step.op) {
-      case "register":
-        return `${n} register ${JSON.stringify(step.tool.name)} parameters ${step.tool.parametersText ?? "(none)"} ${JSON.stringify(step.tool.behavior)}`;
-      case "call":
-        return `${n} call ${JSON.stringify(step.call.name)} with ${JSON.stringify(step.call.arguments)}`;
-      default:
-        return `${n} ${step.op}`;
-    }
-  });
-}
 
 function replayCommand(positional: string | undefined, flags: FuzzFlags, tiers: Tier[], seed: number, finding: Finding): string {
   const words = ["tool-conformance", "fuzz"];
@@ -293,31 +167,7 @@ function replayCommand(positional: string | undefined, flags: FuzzFlags, tiers: 
   return words.join(" ");
 }
 
-/** The rows already in a --save file: a JSON array, or nothing yet. */
-function readSaved(file: string): unknown[] {
-  if (!existsSync(file)) return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new UsageError(`--save ${file}: ${error instanceof SyntaxError ? "not JSON" : writeFailure(error)}; give a corpus file (a JSON array of rows) or a new file`);
-  }
-  if (!Array.isArray(value)) throw new UsageError(`--save ${file}: not a corpus file (a JSON array of rows)`);
-  return value;
-}
 
-/** Appends rows in the corpus's layout, one row a line; a row whose id is already there is not added again. Returns how many were added. */
-function save(file: string, found: Row[]): number {
-  const rows = readSaved(file);
-  const ids = new Set(rows.map((row) => (row as { id?: unknown } | null)?.id));
-  const added = found.filter((row) => !ids.has(row.id));
-  try {
-    writeFileAtomic(file, `[\n${[...rows, ...added].map((r) => `  ${JSON.stringify(r)}`).join(",\n")}\n]\n`);
-  } catch (error) {
-    throw new UsageError(`--save ${file}: cannot write: ${writeFailure(error)}`);
-  }
-  return added.length;
-}
 
 interface Progress {
   update(cases: number, shrinks: number, findings: number): void;

@@ -1,17 +1,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { readImplementationList } from "../../implementations/list.js";
-import { scoreImplementation, type ImplementationScore } from "../../implementations/score-implementation.js";
-import { implementationsMarkdown } from "../../implementations/table.js";
-import { makeDirectory } from "../../harness/directory.js";
-import { writeFileAtomic, writeReport } from "../../harness/report.js";
-import { renderMarkdown } from "../../harness/reporters/markdown.js";
-import { paintFor } from "../../harness/reporters/terminal.js";
-import { formatPercent } from "../../harness/scoring.js";
+import { readImplementationList } from "../../libraries/implementations-list.js";
+import { scoreImplementation, type ImplementationScore } from "../../libraries/score-implementation.js";
+import { implementationsMarkdown } from "../../libraries/implementations-table.js";
+import { makeDirectory } from "../../report/directory.js";
+import { writeFileAtomic, writeReport } from "../../report/report.js";
+import { renderMarkdown } from "../../report/reporters/markdown.js";
+import { paintFor } from "../../report/reporters/terminal.js";
+import { formatPercent } from "../../judge/scoring.js";
 import { positiveInt } from "../arguments.js";
 import { EXIT, UsageError } from "../errors.js";
-import { writeFailure } from "./score.js";
+import { writeFailure } from "../arguments.js";
 
 // `tool-conformance implementations`: score every real library and framework of a list
 // (implementations/implementations.json) the way a user scores it, and write or check the public

@@ -1,15 +1,15 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { classTable, forTheClass, shortStatus, statusText, toCsv, toMarkdown, withoutDuplicates, type ClassInput, type ClassTable } from "../../harness/class-table.js";
-import { classView, viewHtml, viewMarkdown } from "../../harness/class-view.js";
-import { readKeyFile, verifyReportFile, withWeighting, writeFileAtomic, type Report } from "../../harness/report.js";
-import { noWorkflowCommands, oneLine } from "../../harness/reporters/text.js";
-import { formatPercent } from "../../harness/scoring.js";
-import { describeWeighting, type Weighting } from "../../harness/weighting.js";
+import { classTable, forTheClass, shortStatus, statusText, toCsv, toMarkdown, withoutDuplicates, type ClassInput, type ClassTable } from "../../report/class-table.js";
+import { classView, viewHtml, viewMarkdown } from "../../report/class-view.js";
+import { readKeyFile, verifyReportFile, withWeighting, writeFileAtomic, type Report } from "../../report/report.js";
+import { noWorkflowCommands, oneLine } from "../../report/reporters/text.js";
+import { formatPercent } from "../../judge/scoring.js";
+import { describeWeighting, type Weighting } from "../../judge/weighting.js";
 import { addScoringOptions, scoringGiven, weightingFrom, type ScoringFlags } from "../scoring-options.js";
 import { EXIT, UsageError } from "../errors.js";
-import { writeFailure } from "./score.js";
+import { writeFailure } from "../arguments.js";
 
 // `tool-conformance merge REPORT...`: the class table. A grader scores each submission wherever
 // it runs (a CI matrix, a Kubernetes Job array, a loop), collects the report.jsonl files, and

@@ -1,9 +1,9 @@
-import { pitfallLabel } from "../../harness/diagnosis.js";
+import { pitfallLabel } from "../../judge/diagnosis.js";
 import { Option, type Command } from "commander";
-import type { ProfileName } from "../../harness/rows.js";
+import type { ProfileName } from "../../corpus/rows.js";
 import { profileOption } from "../arguments.js";
-import { loadCorpus } from "../../harness/corpus.js";
-import { SECTIONS, type Section } from "../../harness/rows.js";
+import { loadCorpus } from "../../corpus/load.js";
+import { SECTIONS, type Section } from "../../corpus/rows.js";
 import { MutantError } from "../../mutants/catalog.js";
 import { killMatrix, type KillMatrix } from "../../mutants/matrix.js";
 import { EXIT, UsageError } from "../errors.js";

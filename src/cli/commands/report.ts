@@ -1,16 +1,14 @@
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { Option, type Command } from "commander";
-import { readKeyFile, withWeighting, writeFileAtomic, type Report } from "../../harness/report.js";
-import { renderGithubActions, writeStepSummary } from "../../harness/reporters/github-actions.js";
-import { formatGradescope, VISIBILITIES, type Visibility } from "../../harness/reporters/gradescope.js";
-import { renderHtml } from "../../harness/reporters/html.js";
-import { renderMarkdown } from "../../harness/reporters/markdown.js";
-import { paintFor, renderTerminal } from "../../harness/reporters/terminal.js";
-import { describeWeighting } from "../../harness/weighting.js";
+import { readKeyFile, withWeighting, type Report } from "../../report/report.js";
+import { renderGithubActions } from "../../report/reporters/github-actions.js";
+import { VISIBILITIES, type Visibility } from "../../report/reporters/gradescope.js";
+import { writeReportFiles } from "../../report/write-reports.js";
+import { paintFor, renderTerminal } from "../../report/reporters/terminal.js";
+import { describeWeighting } from "../../judge/weighting.js";
 import { UsageError } from "../errors.js";
 import { addScoringOptions, scoringGiven, weightingFrom, type ScoringFlags } from "../scoring-options.js";
-import { REPORT_FILES } from "../../harness/reporters/names.js";
-import { readReportOrExplain, writeFailure } from "./score.js";
+import { readReportOrExplain, writeFailure } from "../arguments.js";
 
 // `tool-conformance report REPORT.jsonl --reporter html,…`: any reporter rendered from a report
 // already written, without scoring again: the report is read as every reader reads it (whole, its
@@ -18,7 +16,6 @@ import { readReportOrExplain, writeFailure } from "./score.js";
 // another weighting, and rendered.
 
 export const RENDERERS = ["terminal", "html", "markdown", "gradescope", "junit", "github-actions"] as const;
-type Renderer = (typeof RENDERERS)[number];
 
 interface ReportFlags extends ScoringFlags {
   reporter: string[];
@@ -69,23 +66,10 @@ async function reportCommand(path: string, flags: ReportFlags): Promise<void> {
   }
   const out = flags.out ?? dirname(path);
   const reportFile = path;
-  const written: string[] = [];
+  let written: string[];
   try {
-    for (const reporter of reporters) {
-      if (reporter === "terminal" || reporter === "github-actions") continue;
-      const file = join(out, REPORT_FILES[reporter as Exclude<Renderer, "terminal" | "github-actions">]);
-      if (reporter === "html") writeFileAtomic(file, renderHtml(report, { reportFile }));
-      else if (reporter === "markdown") writeFileAtomic(file, renderMarkdown(report, { reportFile }));
-      else if (reporter === "junit") writeFileAtomic(file, (await import("../../harness/reporters/junit.js")).renderJUnit(report));
-      else if (reporter === "gradescope") {
-        writeFileAtomic(file, formatGradescope(report, { per: flags.gradescopePer, ...(points !== undefined ? { points } : {}), ...(flags.gradescopeVisibility ? { visibility: flags.gradescopeVisibility } : {}), ...(flags.gradescopeStdoutVisibility ? { stdoutVisibility: flags.gradescopeStdoutVisibility } : {}) }));
-      }
-      written.push(file);
-    }
-    if (reporters.includes("github-actions")) {
-      const summary = writeStepSummary(report, process.env, { reportFile });
-      if (summary) written.push(`${summary} ($GITHUB_STEP_SUMMARY)`);
-    }
+    const gradescope = { per: flags.gradescopePer, ...(points !== undefined ? { points } : {}), ...(flags.gradescopeVisibility ? { visibility: flags.gradescopeVisibility } : {}), ...(flags.gradescopeStdoutVisibility ? { stdoutVisibility: flags.gradescopeStdoutVisibility } : {}) };
+    written = await writeReportFiles(report, reporters, { out, reportFile, gradescope });
   } catch (error) {
     throw new UsageError(`cannot write the reports under --out ${out}: ${writeFailure(error)}`);
   }

@@ -1,5 +1,6 @@
 import { isObject } from "../../json/value.js";
-import { NOTHING, type Keyword } from "../keyword.js";
+import { NOTHING } from "../check.js";
+import type { Keyword } from "../keyword.js";
 
 /** `additionalProperties`: false refuses any property outside `properties`; a schema validates each of them. */
 export const additionalProperties: Keyword = (value, context) => {

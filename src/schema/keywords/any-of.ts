@@ -1,6 +1,6 @@
 import type { ValidationError } from "../error.js";
 import type { Keyword } from "../keyword.js";
-import { issue } from "../keyword.js";
+import { issue } from "../check.js";
 import { messages } from "../messages.js";
 
 /** `anyOf`: at least one subschema passes; otherwise one error at the value (theirs would only confuse). */

@@ -1,5 +1,6 @@
 import { equal, stringify } from "../../json/value.js";
-import { issue, type Keyword } from "../keyword.js";
+import { issue } from "../check.js";
+import type { Keyword } from "../keyword.js";
 import { messages } from "../messages.js";
 
 /** `const`: the value equals the given one, numbers by exact value. */

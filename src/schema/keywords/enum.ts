@@ -1,5 +1,6 @@
 import { equal, stringify } from "../../json/value.js";
-import { issue, type Keyword } from "../keyword.js";
+import { issue } from "../check.js";
+import type { Keyword } from "../keyword.js";
 import { messages } from "../messages.js";
 
 /** `enum`: the value equals one of the listed values, numbers by exact value. */

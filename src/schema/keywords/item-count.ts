@@ -1,4 +1,5 @@
-import { issue, type Keyword } from "../keyword.js";
+import { issue } from "../check.js";
+import type { Keyword } from "../keyword.js";
 import { messages } from "../messages.js";
 import { countLimit } from "./shapes.js";
 

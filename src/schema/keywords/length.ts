@@ -1,5 +1,6 @@
 import { codePointLength } from "../../json/value.js";
-import { issue, type Keyword } from "../keyword.js";
+import { issue } from "../check.js";
+import type { Keyword } from "../keyword.js";
 import { messages } from "../messages.js";
 import { countLimit } from "./shapes.js";
 

@@ -1,6 +1,8 @@
 import { RE2JS } from "re2js";
-import { compileECMA, type Expression } from "../ecma.js";
-import { issue, type Keyword } from "../keyword.js";
+import { compileECMA } from "../ecma.js";
+import type { Expression } from "../linear.js";
+import { issue } from "../check.js";
+import type { Keyword } from "../keyword.js";
 import { linear } from "../linear.js";
 import { messages } from "../messages.js";
 

@@ -1,5 +1,6 @@
 import { isObject } from "../../json/value.js";
-import { NOTHING, type Keyword } from "../keyword.js";
+import { NOTHING } from "../check.js";
+import type { Keyword } from "../keyword.js";
 
 /** `properties`: each named property that is present validates against its schema. */
 export const properties: Keyword = (value, context) => {

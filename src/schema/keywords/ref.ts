@@ -1,5 +1,6 @@
 import { isObject } from "../../json/value.js";
-import { NOTHING, type Keyword } from "../keyword.js";
+import { NOTHING } from "../check.js";
+import type { Keyword } from "../keyword.js";
 
 /** The lesson profile's `$ref`: a local reference into the root's `definitions` or `$defs` (resolved by the compiler). */
 export const ref: Keyword = (value, context) => {

@@ -1,4 +1,5 @@
-import { NOTHING, type Keyword } from "../keyword.js";
+import { NOTHING } from "../check.js";
+import type { Keyword } from "../keyword.js";
 
 /** `required`: each listed property is present. */
 export const required: Keyword = (value, context) => {

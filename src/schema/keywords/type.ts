@@ -1,6 +1,7 @@
 import { JsonNumber } from "../../json/number.js";
 import { isNumber, typeOf, type JsonValue } from "../../json/value.js";
-import { issue, type Keyword } from "../keyword.js";
+import { issue } from "../check.js";
+import type { Keyword } from "../keyword.js";
 import { messages } from "../messages.js";
 
 const TYPE_NAMES = new Set(["null", "boolean", "object", "array", "number", "string", "integer"]);

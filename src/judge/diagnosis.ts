@@ -1,0 +1,232 @@
+import { statusOf, type RowResult, type ScoreOptions } from "../run/outcome.js";
+import { LEVELS, type Level } from "../corpus/rows.js";
+import { crashIn } from "../run/run-row.js";
+import { evidenceOf, isOrderOnly, showsExactly, showsSame, type Failure } from "./symptom.js";
+
+// Diagnosis: which known pitfalls a subject's answers show, judged by their symptoms.
+//
+// A mutant's fingerprint is, for every row it fails (the reference passing it), how it fails
+// there: its failing checks at the lowest failing level (symptom.ts's evidence), taken once at the
+// strictest scoring, so a diagnosis does not depend on the tiers or level a run scores. A subject
+// SHOWS a mutant's symptom on a row when it fails that row in the same sense (symptom.ts): the
+// same wrong verdict whatever its wording, the right definitions in some unsorted order, the same
+// missing error paths in any order. Errored and unanswerable rows are never evidence.
+//
+// A row the mutant gets only in a wrong order is no evidence either way when the subject passes
+// it: a map's or a walk's order is sometimes the right one. A symptom is judged where it shows first: on the mutant's rows whose failure is at its lowest
+// level (a missing required property lets the value through; an element error loses its index),
+// and on its core rows when the run has any (the spec's own rows; a run that adds catalog and
+// hardening rows does not change the diagnosis). Over those rows:
+//
+//   hits  = rows where the subject shows the symptom
+//   share = hits / rows
+//
+// A pitfall is named only on strong evidence: share ≥ 3/4 (so at least two rows, when two or more
+// ran). Candidates are ranked exact matches first, then by share, then by hits; walking
+// that ranking, one is kept only if it shows on a row no kept one showed on, so a subject with two
+// bugs gets both named and a symptom nested in a bigger one is not named twice. Mutants with the
+// very same fingerprint on this run are listed together. Anything weaker is at most "closest".
+//
+// A row where the implementation crashed (threw instead of answering) is its own wrong answer:
+// counted and said apart, never evidence of another pitfall.
+
+export interface MutantInfo {
+  /** "s03" */
+  id: string;
+  /** The seed's pitfall number (section 5), or the spec section of a rule the table does not list ("§2.2"). */
+  pitfall: number | string;
+  /** The mistake: "string length in UTF-8 bytes". */
+  title: string;
+  /** What is true of every implementation that makes it: "\"héllo\" is 6 long, so maxLength: 5 refuses it". */
+  symptom: string;
+}
+
+export interface Fingerprint extends MutantInfo {
+  /** Row id → how the mutant fails it (see symptom.ts). */
+  answers: Readonly<Record<string, Failure[]>>;
+}
+
+export interface Match extends MutantInfo {
+  /** Rows, of those the symptom is judged on, where the subject shows it. */
+  hits: number;
+  /** Rows the symptom is judged on that the subject answered. */
+  size: number;
+  /** hits / size */
+  share: number;
+  /** |rows showing it| / |failing rows ∪ the mutant's rows|: how alike the two are, as a whole. */
+  jaccard: number;
+  /** Rows showing it that no better-ranked match showed on. */
+  explains: number;
+  /** The subject fails exactly the mutant's rows, with exactly its answers. */
+  exact: boolean;
+  /** Other mutants with the very same fingerprint on this run. */
+  alike: string[];
+  /** Every row where the subject shows the symptom. */
+  rows: string[];
+  /** `your failures match s03 (pitfall 2, string length in UTF-16 units): …` */
+  sentence: string;
+  /** `4 of its 4 rows show it here: …; shown on minLength/code-points, …` */
+  detail: string;
+}
+
+export interface Diagnosis {
+  /** How many rows the subject answered wrongly (errored rows apart). */
+  failing: number;
+  /** Rows with no usable answer (errored, or needing a capability the subject lacks): never evidence. */
+  errored: number;
+  /** Failing rows where the implementation crashed (threw, panicked or died) instead of answering. */
+  crashed?: number;
+  /** Ranked: the best explanation first. */
+  matches: Match[];
+  /** Failing row ids no match explains. */
+  unexplained: string[];
+  /** The mutant whose symptom the subject shows most, when none is named. */
+  closest?: { id: string; hits: number; size: number };
+  /** Plain sentences, first the headline; fit for any reporter. */
+  lines: string[];
+}
+
+/** A pitfall is named only when the subject shows its symptom on at least this share of the rows it is judged on. */
+export const MIN_SHARE = 0.75;
+
+/** "pitfall 2" for a row of the seed's pitfall table; "spec §2.2" for a rule the table does not list. */
+export function pitfallLabel(pitfall: number | string): string {
+  if (typeof pitfall === "number") return `pitfall ${pitfall}`;
+  return pitfall.startsWith("§") ? `spec ${pitfall}` : pitfall;
+}
+
+/** Diagnoses a run's results against the mutants' fingerprints. */
+export function diagnose(results: readonly RowResult[], options: ScoreOptions, fingerprints: readonly Fingerprint[]): Diagnosis {
+  const answered = new Map<string, RowResult>();
+  let errored = 0;
+  for (const result of results) {
+    if (result.status === "errored" || result.status === "skipped") errored++;
+    else answered.set(result.id, result);
+  }
+  const failing = [...answered.values()].filter((result) => statusOf(result.checks, options) === "failed").map((result) => result.id);
+  const failSet = new Set(failing);
+  const crashes = failing.filter((id) => answered.get(id)!.checks.some((check) => !check.pass && crashIn(check.actual) !== undefined));
+
+  const scored = fingerprints.map((fp) => judge(fp, answered, failSet));
+  // strong evidence: three quarters of the rows it is judged on (so two at least, when two or more ran)
+  const candidates = scored
+    .filter((s) => s.share >= MIN_SHARE)
+    .sort((a, b) => Number(b.exact) - Number(a.exact) || b.share - a.share || b.hits - a.hits || a.fp.id.localeCompare(b.fp.id));
+
+  // a candidate alike another (the same fingerprint) shows on the same rows: it is never kept apart
+  const shown = new Set<string>();
+  const matches: Match[] = [];
+  for (const c of candidates) {
+    const fresh = c.showing.filter((id) => !shown.has(id));
+    if (fresh.length === 0) continue;
+    for (const id of fresh) shown.add(id);
+    const alike = candidates.filter((o) => o !== c && o.key === c.key).map((o) => o.fp.id);
+    matches.push(matchOf(c, alike, fresh.length, failSet.size));
+  }
+
+  const unexplained = failing.filter((id) => !shown.has(id));
+  const diagnosis: Diagnosis = { failing: failSet.size, errored, ...(crashes.length > 0 ? { crashed: crashes.length } : {}), matches, unexplained, lines: [] };
+  if (matches.length === 0) {
+    const best = scored.filter((s) => s.hits > 0).sort((a, b) => b.hits - a.hits || b.share - a.share)[0];
+    if (best && failSet.size > 0) diagnosis.closest = { id: best.fp.id, hits: best.hits, size: best.size };
+    const evidence = failSet.size - crashes.length;
+    if (failSet.size === 0) {
+      if (errored === 0) diagnosis.lines.push("no failures: nothing to diagnose");
+    } else if (evidence > 0) {
+      diagnosis.lines.push(
+        `no known pitfall matches your ${evidence} failing row${plural(evidence)}` +
+          (best ? ` (closest: ${best.fp.id}, ${best.fp.title}, but it shows on only ${best.hits} of its ${best.size} rows)` : ""),
+      );
+    }
+  } else {
+    if (failSet.size === 0) diagnosis.lines.push(`every row passes at the ${options.level} level; your answers beyond it show:`);
+    for (const m of matches) diagnosis.lines.push(m.sentence);
+    const rest = unexplained.filter((id) => !crashes.includes(id));
+    if (rest.length > 0) diagnosis.lines.push(`${rest.length} failing row${plural(rest.length)} match${rest.length === 1 ? "es" : ""} no known pitfall: ${listed(rest)}`);
+  }
+  // a crash a named pitfall explains (a Call that lets a panic through) is said by that pitfall
+  const unexplainedCrashes = crashes.filter((id) => !shown.has(id));
+  if (unexplainedCrashes.length > 0) {
+    const n = unexplainedCrashes.length;
+    diagnosis.lines.push(`your implementation crashed on ${n} row${plural(n)} (it raised, panicked or died instead of answering; the spec's promise is an answer to every input): ${listed(unexplainedCrashes)}`);
+  }
+  if (errored > 0) {
+    diagnosis.lines.push(`${errored} row${plural(errored)} gave no usable answer (the adapter broke the protocol, or lacks a capability): fix the adapter first; they are no evidence of any pitfall`);
+  }
+  return diagnosis;
+}
+
+interface Judged {
+  fp: Fingerprint;
+  /** Rows the symptom is judged on, that the subject answered. */
+  size: number;
+  hits: number;
+  share: number;
+  /** Every row of the fingerprint where the subject shows the symptom (judged or not). */
+  showing: string[];
+  exact: boolean;
+  jaccard: number;
+  /** The rules of the rows showing it, in corpus order. */
+  rules: string[];
+  /** The fingerprint restricted to the answered rows: equal keys, indistinguishable mutants. */
+  key: string;
+}
+
+function judge(fp: Fingerprint, answered: ReadonlyMap<string, RowResult>, failSet: ReadonlySet<string>): Judged {
+  // a row the mutant gets only in the wrong order says nothing of a subject that passes it: its own order may be right there
+  const informative = (id: string) => !(isOrderOnly(fp.answers[id]!) && evidenceOf(answered.get(id)!.checks) === undefined);
+  const rows = Object.keys(fp.answers).filter((id) => answered.has(id) && informative(id));
+  // judged where it shows first: its core rows when any ran, and of those the ones failing at its lowest level
+  const core = rows.filter((id) => answered.get(id)!.tier === "core");
+  const pool = core.length > 0 ? core : rows;
+  const lowest = Math.min(...pool.map((id) => levelOf(fp.answers[id]!)));
+  const judged = pool.filter((id) => levelOf(fp.answers[id]!) === lowest);
+  const showing = rows.filter((id) => showsSame(fp.answers[id]!, answered.get(id)!.checks));
+  const hits = judged.filter((id) => showing.includes(id)).length;
+  const exact = [...failSet].every((id) => id in fp.answers) && rows.every((id) => showsExactly(fp.answers[id]!, answered.get(id)!.checks));
+  const union = new Set([...failSet, ...rows]).size;
+  const key = JSON.stringify([...rows].sort().map((id) => [id, fp.answers[id]]));
+  const rules = [...new Set(showing.map((id) => answered.get(id)!.rule))];
+  return { fp, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, exact, jaccard: union ? showing.length / union : 0, rules, key };
+}
+
+function matchOf(c: Judged, alike: string[], explains: number, failing: number): Match {
+  const { fp } = c;
+  const detail = c.exact
+    ? `an exact match: you fail the same ${c.hits} row${plural(c.hits)} it fails, the same way`
+    : `it shows on ${c.hits} of the ${c.size} row${plural(c.size)} it is judged on` +
+      (failing > 0 ? `; it explains ${explains} of your ${failing} failing row${plural(failing)}` : "") +
+      `; seen in ${listed(c.rules, 4)}`;
+  return {
+    id: fp.id,
+    pitfall: fp.pitfall,
+    title: fp.title,
+    symptom: fp.symptom,
+    hits: c.hits,
+    size: c.size,
+    share: round(c.share),
+    jaccard: round(c.jaccard),
+    explains,
+    exact: c.exact,
+    alike,
+    rows: c.showing,
+    sentence: `your failures match ${[fp.id, ...alike].join(" or ")} (${pitfallLabel(fp.pitfall)}, ${fp.title}): ${fp.symptom}`,
+    detail,
+  };
+}
+
+function levelOf(evidence: readonly Failure[]): number {
+  return LEVELS.indexOf(evidence[0]!.level as Level);
+}
+
+function listed(ids: readonly string[], shown = 5): string {
+  return ids.slice(0, shown).join(", ") + (ids.length > shown ? `, … (${ids.length - shown} more)` : "");
+}
+
+function plural(n: number): string {
+  return n === 1 ? "" : "s";
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

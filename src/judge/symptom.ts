@@ -1,0 +1,107 @@
+import { crashIn, sameJson, type Check } from "../run/run-row.js";
+import { LEVELS, type Level } from "../corpus/rows.js";
+
+// A symptom: how a mutant's failure on a row shows in ANOTHER implementation's answers there.
+// The mutant's exact answer is one implementation's; a real one makes the same mistake with its
+// own wording, its own key order and its own wrong order. So a failure is compared by its sense:
+//
+//   - a wrong value (a verdict, a register accepted, a crash) must be the same value, compared as
+//     JSON values, never as text; a refusal is a refusal whatever it says;
+//   - an outcome object (a call's) must be wrong in the same fields, the same way;
+//   - a list that is the right items in a wrong order (definitions, names, errors) must be the
+//     right items in SOME order that is not the right one;
+//   - error paths must miss the same paths and add the same ones (in any order), or, when the
+//     mutant puts every error at the root, be all at the root too.
+//
+// And no check below that level may fail: a subject that is wrong earlier fails another way.
+
+/** A failing check, as evidence of how a row failed. */
+export interface Failure {
+  level: Level;
+  what: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+/** How a row failed: its failing checks at the lowest level that fails, of any tier; undefined when none fails. */
+export function evidenceOf(checks: readonly Check[]): Failure[] | undefined {
+  for (const level of LEVELS) {
+    const failing = checks.filter((check) => check.level === level && !check.pass);
+    if (failing.length > 0) return failing.map(({ what, expected, actual }) => ({ level, what, expected, actual }));
+  }
+  return undefined;
+}
+
+/** Whether a subject's checks on a row show the failure `evidence` (a mutant's there) in the same sense. */
+export function showsSame(evidence: readonly Failure[], checks: readonly Check[]): boolean {
+  const level = LEVELS.indexOf(evidence[0]!.level);
+  if (checks.some((check) => !check.pass && LEVELS.indexOf(check.level) < level)) return false;
+  return evidence.every((failure) => {
+    const check = checks.find((c) => c.what === failure.what);
+    return check !== undefined && !check.pass && sameSense(failure, check.actual);
+  });
+}
+
+/** Whether `evidence` and the subject's checks fail in exactly the same way (the same answers, as JSON). */
+export function showsExactly(evidence: readonly Failure[], checks: readonly Check[]): boolean {
+  const own = evidenceOf(checks);
+  return own !== undefined && own.length === evidence.length && own.every((f, i) => f.what === evidence[i]!.what && sameJson(f.actual, evidence[i]!.actual));
+}
+
+/**
+ * Whether a failure is only an order: the right items, in a wrong order. On such a row a subject
+ * whose own order happens to be the right one shows nothing either way (a map's order, a walk's
+ * order, is sometimes sorted): the row is no evidence for or against the symptom.
+ */
+export function isOrderOnly(evidence: readonly Failure[]): boolean {
+  return evidence.every((f) => Array.isArray(f.expected) && Array.isArray(f.actual) && isReordering(f.actual, f.expected));
+}
+
+function sameSense(failure: Failure, actual: unknown): boolean {
+  const { expected, actual: theirs } = failure;
+  if (crashIn(theirs) !== undefined) return crashIn(actual) !== undefined;
+  if (typeof theirs === "string" && theirs.startsWith("refused: ")) return typeof actual === "string" && actual.startsWith("refused: ");
+  if (failure.level === "paths" && isStrings(expected) && isStrings(theirs)) return isStrings(actual) && samePathSense(expected, theirs, actual);
+  if (Array.isArray(expected) && Array.isArray(theirs) && isReordering(theirs, expected)) return Array.isArray(actual) && isReordering(actual, expected);
+  if (isRecord(expected) && isRecord(theirs)) {
+    if (!isRecord(actual)) return false;
+    const wrong = Object.keys(theirs).filter((key) => !sameJson(expected[key], theirs[key]));
+    return wrong.length > 0 && wrong.every((key) => sameJson(actual[key], theirs[key]));
+  }
+  return sameJson(actual, theirs);
+}
+
+function samePathSense(expected: string[], theirs: string[], actual: string[]): boolean {
+  const atRoot = (path: string) => path === "$" || path === "";
+  if (theirs.length > 0 && theirs.every(atRoot) && expected.some((path) => !atRoot(path))) return actual.length > 0 && actual.every(atRoot);
+  // the same paths missing, the same ones added, whatever the order (a wrong order is none of either)
+  return sameBag(without(expected, theirs), without(expected, actual)) && sameBag(without(theirs, expected), without(actual, expected));
+}
+
+/** The same items as `expected` (as JSON values, as many times each), in another order. */
+function isReordering(list: readonly unknown[], expected: readonly unknown[]): boolean {
+  return sameBag(list, expected) && !sameJson(list, expected);
+}
+
+/** The items of `list` left after taking out one per item of `other` (a multiset difference). */
+function without<T>(list: readonly T[], other: readonly unknown[]): T[] {
+  const left = [...list];
+  for (const item of other) {
+    const at = left.findIndex((x) => sameJson(x, item));
+    if (at !== -1) left.splice(at, 1);
+  }
+  return left;
+}
+
+/** The same items, as many times each, in any order. */
+function sameBag(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && without(a, b).length === 0;
+}
+
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,91 @@
+import { appendFileSync } from "node:fs";
+import type { Report, ReportRow } from "../report.js";
+import { formatPercent } from "../../judge/scoring.js";
+import { countsLine, differences, failingRows, headlineText, optionsOf, reasonOf, reproLines, sectionsOf, stoppedBeforeAnswers, stoppedText, subjectLine } from "./common.js";
+import { renderMarkdown, type MarkdownOptions } from "./markdown.js";
+import { clipText, oneLine } from "./text.js";
+
+// GitHub Actions: workflow commands on stdout (https://docs.github.com/actions/reference/workflow-commands-for-github-actions).
+// One `::error` annotation per row that did not pass, carrying what reproduces it, expected against
+// actual and the rerun command; past `maxAnnotations` rows (GitHub shows at most 10 error
+// annotations a step), one per section instead, listing its rows. A `::notice` gives the score.
+// Every value is escaped as the runner unescapes it (`%`, `\r`, `\n`; in properties `:` and `,`
+// too), after every invisible character was made visible. The Markdown summary is appended to
+// $GITHUB_STEP_SUMMARY when it is set.
+
+export interface GithubActionsOptions {
+  /** Annotations for single rows at most; past it, one per section (default 10). */
+  maxAnnotations?: number;
+  /** The longest text in one annotation value (default 1,000 characters). */
+  maxText?: number;
+}
+
+/** A workflow command's message, escaped as the runner reads it back. */
+export function escapeData(text: string): string {
+  return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+}
+
+/** A workflow command's property value (title, file): as data, and `:` and `,` too. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
+}
+
+function command(name: "error" | "notice" | "warning", title: string, message: string): string {
+  return `::${name} title=${escapeProperty(oneLine(title))}::${escapeData(message)}`;
+}
+
+export function renderGithubActions(report: Report, options: GithubActionsOptions = {}): string {
+  const max = options.maxAnnotations ?? 10;
+  const maxText = options.maxText ?? 1_000;
+  const lines: string[] = [];
+  const stopped = stoppedText(report, maxText);
+  if (stopped) {
+    lines.push(command("error", `tool-conformance: ${subjectLine(report)} could not be scored`, [stopped.cause, ...(stopped.stderr ? ["", `the end of ${stopped.from}:`, stopped.stderr] : [])].join("\n")));
+  }
+  const failing = failingRows(report);
+  // a run that never started errored every row with the same cause: said once above
+  if (!stoppedBeforeAnswers(report)) {
+    if (failing.length <= max) for (const row of failing) lines.push(command("error", `tool-conformance: ${row.id}`, rowMessage(report, row, maxText)));
+    else {
+      for (const section of sectionsOf(report)) {
+        const rows = failing.filter((row) => row.section === section);
+        if (rows.length === 0) continue;
+        const shown = rows.slice(0, 40).map((row) => `${row.status === "failed" ? "✗" : row.status === "errored" ? "!" : "-"} ${oneLine(row.id)}`);
+        if (rows.length > shown.length) shown.push(`… and ${rows.length - shown.length} more`);
+        const message = [`${rows.length} row${rows.length === 1 ? "" : "s"} did not pass (one annotation a section past ${max} rows; each row is in the step summary and the reports):`, ...shown, "", "the first of them:", rowMessage(report, rows[0]!, maxText)].join("\n");
+        lines.push(command("error", `tool-conformance: ${section}: ${rows.length} row${rows.length === 1 ? "" : "s"} did not pass`, message));
+      }
+    }
+  }
+  const t = report.summary.scores.total;
+  const scoring = report.header.scoring && report.summary.weighted ? `; scored by ${report.header.scoring.name}: ${report.summary.weighted.testsPassed} of ${report.summary.weighted.tests} tests passed whole, rows ${formatPercent(t.percent)}` : "";
+  lines.push(command("notice", `tool-conformance: ${headlineText(report)}`, `${subjectLine(report)}: ${headlineText(report)} (${countsLine(t)} of ${t.rows} rows, level ${report.header.level}, tiers ${report.header.tiers.join("+")}${scoring})`));
+  return lines.join("\n") + "\n";
+}
+
+/** A row's annotation text: why it did not pass, what reproduces it, expected against actual, how to rerun it. */
+function rowMessage(report: Report, row: ReportRow, maxText: number): string {
+  const options = optionsOf(report);
+  const out: string[] = [reasonOf(row, options)];
+  const repro = reproLines(row, maxText);
+  const rerun = repro.find((line) => line.label === "rerun");
+  for (const line of repro) if (line !== rerun) out.push(line.text.includes("\n") ? `${line.label}:\n${line.text}` : `${line.label}: ${line.text}`);
+  if (row.status === "failed") {
+    for (const d of differences(row, options).slice(0, 2)) out.push(`${d.what}`, `  expected: ${clipText(d.expected, maxText)}`, `  actual:   ${clipText(d.actual, maxText)}`);
+  } else if (row.stderr) {
+    out.push(`stderr: ${clipText(oneLine(row.stderr.trimEnd()), maxText)}`);
+  }
+  if (rerun) out.push(`rerun: ${rerun.text}`);
+  return out.join("\n");
+}
+
+/**
+ * Appends the Markdown summary to the file $GITHUB_STEP_SUMMARY names, when it is set; returns the
+ * file written, or undefined.
+ */
+export function writeStepSummary(report: Report, env: Record<string, string | undefined> = process.env, options: MarkdownOptions = {}): string | undefined {
+  const file = env.GITHUB_STEP_SUMMARY;
+  if (!file) return undefined;
+  appendFileSync(file, renderMarkdown(report, options));
+  return file;
+}
