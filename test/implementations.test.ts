@@ -41,7 +41,7 @@ describe("implementations", () => {
     const file = list({});
     const { code, stdout } = cli(["implementations", "--list", file, "--only", "ref", "--no-progress", "--out", join(work, "one")]);
     expect(code).toBe(0);
-    expect(stdout).toContain("| [The reference](#the-reference) | TypeScript | 0.1.0 | 100% | 100% | 100% | none |");
+    expect(stdout).toContain("| [The reference](#the-reference) | TypeScript | 0.1.0 | 100% | 100% | 100% | none |  |");
     expect(stdout).toContain("Every row passes.");
     expect(readFileSync(join(work, "one", "ref", "report.jsonl"), "utf8")).toContain('"kind":"summary"');
   }, 120_000);

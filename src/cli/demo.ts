@@ -2,7 +2,9 @@ import { diagnose, pitfallLabel, type Fingerprint } from "../judge/diagnosis.js"
 import type { ScoreOptions } from "../run/outcome.js";
 import { paintFor, type Paint } from "../report/reporters/terminal.js";
 import { SECTIONS, TIERS, type ProfileName, type Row, type Section } from "../corpus/rows.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, type Run } from "../run/runner.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "../run/runner.js";
+import type { RowResult } from "../run/outcome.js";
+import { scoreSubject } from "../harness/score-subject.js";
 import { failingIds, formatPercent, score } from "../judge/scoring.js";
 import { inProcessSubject } from "../subjects/in-process.js";
 import { evidenceOf, type Failure } from "../judge/symptom.js";
@@ -25,7 +27,7 @@ export interface DemoOptions extends ScoreOptions {
 
 interface DemoLine {
   label: string;
-  run: Run;
+  run: { results: RowResult[] };
   mutant?: Mutant;
 }
 
@@ -42,10 +44,11 @@ export async function demo(rows: Row[], options: DemoOptions): Promise<number> {
     if (error instanceof MutantError) throw new UsageError(`the demo needs the built mutants: ${error.message}`);
     throw error;
   }
-  const runOptions = { ...options, jobs: options.jobs ?? 4, requestTimeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, progress: false as const };
+  // each scored through the scoring API, undiagnosed: the demo diagnoses the mutants from their own runs
+  const scoring = { profile: options.profile, level: options.level, tiers: options.tiers, rows, jobs: options.jobs ?? 4, timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, diagnosis: false };
   const all = [inProcessSubject("reference"), ...subjects];
-  const runs = await Promise.all(all.map((subject) => runRows(subject, rows, runOptions)));
-  const lines: DemoLine[] = runs.map((run, i) => ({ label: run.label, run, ...(i > 0 ? { mutant: mutants[i - 1]! } : {}) }));
+  const reports = await Promise.all(all.map((subject) => scoreSubject({ subject }, scoring)));
+  const lines: DemoLine[] = reports.map((report, i) => ({ label: report.header.subject.label, run: { results: report.rows }, ...(i > 0 ? { mutant: mutants[i - 1]! } : {}) }));
   const reference = lines[0]!;
   const referenceFails = new Set(failingIds(reference.run.results, options));
   // fingerprints are taken over every check, whatever the run scores (see mutants/matrix.ts)

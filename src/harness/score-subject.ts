@@ -44,6 +44,8 @@ export interface ScoreSubjectOptions {
   filters?: string[];
   /** Rows beyond the shipped corpus, loaded and checked by the caller (a JSON-Schema-Test-Suite import, a grader's private rows). */
   extraRows?: Row[];
+  /** Exactly these rows, already selected by rowsFor (several subjects scored on one selection): no other is loaded or chosen. */
+  rows?: Row[];
   /** Also N cases generated from `seed`, answered by the reference, as the part "fresh". */
   fresh?: { count: number; seed: number };
   /** Sessions in parallel (default: the number of cores, at most 64). */
@@ -103,7 +105,7 @@ export async function rowsFor(options: ScoreSubjectOptions = {}): Promise<{ rows
 export async function scoreSubject(spec: SubjectSpec, options: ScoreSubjectOptions = {}): Promise<Report> {
   const profile = options.profile ?? "ag02";
   const scoring: ScoreOptions = { level: options.level ?? "messages", tiers: options.tiers ?? ["core"] };
-  const { rows, corpus, generated } = await rowsFor(options);
+  const { rows, corpus, generated } = options.rows ? { rows: options.rows, corpus: options.rows.filter((row) => row.part !== "fresh"), generated: options.rows.filter((row) => row.part === "fresh") } : await rowsFor(options);
   const filterList = options.filters ?? [];
   const sections = filterList.filter((f) => (SECTIONS as readonly string[]).includes(f)) as Section[];
   const filters = { ...(sections.length ? { sections } : {}), ...(filterList.length ? { ids: filterList } : {}) };

@@ -17,6 +17,8 @@ export interface Implementation {
   version: string;
   source: string;
   folder: string;
+  /** What it does that the contract forbids, in a line: the deviations checked by hand (its README). */
+  costs?: string;
   build?: string;
   start: string;
   requires?: string;

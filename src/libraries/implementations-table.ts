@@ -36,13 +36,14 @@ export function implementationsMarkdown(scored: readonly ImplementationScore[]):
 
 /** The headline table alone (the README shows it). */
 export function headlineTable(scored: readonly ImplementationScore[]): string[] {
-  const header = ["implementation", "language", "version", "core", "catalog", "hardening", "pitfalls named"];
+  const header = ["implementation", "language", "version", "core", "catalog", "hardening", "pitfalls the diagnosis names", "what it does that the contract forbids (checked by hand)"];
   const rows = scored.map(({ implementation: i, report, problem }) => {
     const name = `[${i.title}](#${anchor(i.title)})`;
-    if (!report || problem) return [name, i.language, i.version, "–", "–", "–", `not scored: ${oneLine(problem ?? "")}`];
+    const costs = i.costs ?? "";
+    if (!report || problem) return [name, i.language, i.version, "–", "–", "–", `not scored: ${oneLine(problem ?? "")}`, costs];
     const byTier = report.summary.scores.byTier;
     const cell = (tier: Tier) => (byTier[tier] ? percent(byTier[tier]!) : "–");
-    return [name, i.language, i.version, cell("core"), cell("catalog"), cell("hardening"), pitfallsNamed(report) || "none"];
+    return [name, i.language, i.version, cell("core"), cell("catalog"), cell("hardening"), pitfallsNamed(report) || "none", costs];
   });
   return markdownTable([header, ...rows]);
 }
@@ -62,7 +63,7 @@ function sectionTable(scored: readonly ImplementationScore[]): string[] {
 const mark = (t: Tally) => `${t.passed}${t.passed === t.rows ? " ✓" : ""}`;
 
 function implementationSection({ implementation: i, report, problem }: ImplementationScore): string[] {
-  const lines = [`## ${i.title}`, "", `${i.package} ${i.version} (${i.language}; ${i.source}). Adapter: [\`implementations/${i.folder}/\`](../implementations/${i.folder}/).`, "", "```sh", `cd implementations${i.build ? ` && ${i.build}` : ""}`, `tool-conformance score --subject ${shellQuote(i.start)} --tier all`, "```", ""];
+  const lines = [`## ${i.title}`, "", `${i.package} ${i.version} (${i.language}; ${i.source}). Adapter: [\`implementations/${i.folder}/\`](../implementations/${i.folder}/); every choice of its glue and the deviations checked by hand, each on a row of the corpus: [its README](../implementations/${i.folder}/README.md#checked-by-hand).`, "", "```sh", `cd implementations${i.build ? ` && ${i.build}` : ""}`, `tool-conformance score --subject ${shellQuote(i.start)} --tier all`, "```", ""];
   if (!report || problem) return [...lines, `Not scored: ${oneLine(problem ?? "no report")}.`, ""];
   const byTier = report.summary.scores.byTier;
   const tiers = TIERS.filter((tier) => byTier[tier]).map((tier) => `${tier} ${percent(byTier[tier]!)} (${fraction(byTier[tier]!)})`);
