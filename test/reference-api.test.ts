@@ -52,6 +52,12 @@ describe("JsonNumber", () => {
     expect(safe("1e2")).toBe(100);
     expect(safe("120e-1")).toBe(12);
     expect(safe("0")).toBe(0);
+    // zero has no sign: -0, -0.0 and -0e5 are zero, never negative, and their safe integer is 0, not -0
+    for (const zero of ["-0", "-0.0", "-0e5"]) {
+      expect(JsonNumber.fromLiteral(zero).negative, zero).toBe(false);
+      expect(Object.is(safe(zero), 0), zero).toBe(true);
+    }
+    expect(JsonNumber.fromLiteral("-0.5").negative).toBe(true);
     expect(safe("1e15")).toBe(1_000_000_000_000_000);
     expect(safe("2.5")).toBeUndefined();
     expect(safe("9007199254740993")).toBeUndefined();
