@@ -68,11 +68,10 @@ class Schema:
         self.validate = validate
 
     def validate_json(self, text):
-        try:
-            value = toolreg.parse(text)
-        except ValueError as error:
-            # The library validates a parsed value: text that does not parse is one error at the root.
-            return [ValidationError("$", "invalid JSON: %s" % error)]
+        # The library validates a parsed value: text that does not parse is one error at the root.
+        value, malformed = toolreg.parse_instance(text)
+        if malformed:
+            return malformed
         try:
             # The compiled function returns the value (with defaults filled in: the library's
             # use_default=True, left as is; the tool gets the argument text, not this value).

@@ -38,11 +38,10 @@ class Schema:
         self.validator = validator
 
     def validate_json(self, text):
-        try:
-            value = toolreg.parse(text)
-        except ValueError as error:
-            # The library validates a parsed value: text that does not parse is one error at the root.
-            return [ValidationError("$", "invalid JSON: %s" % error)]
+        # The library validates a parsed value: text that does not parse is one error at the root.
+        value, malformed = toolreg.parse_instance(text)
+        if malformed:
+            return malformed
         errors = []
         # The n-th "required" error of one schema at one path is the n-th missing name: the library
         # loops over the `required` list and yields one error per missing name, its name only

@@ -87,6 +87,15 @@ def parse(text):
     # json.JSONDecodeError is a ValueError: it propagates with json's own message.
 
 
+def parse_instance(text):
+    """An argument text for a library that validates parsed values: (value, None), or (None, the
+    one error at the root) when the text does not parse, the library never being called."""
+    try:
+        return parse(text), None
+    except ValueError as error:
+        return None, [ValidationError("$", "invalid JSON: %s" % error)]
+
+
 def dump(value):
     """Compact JSON for messages (the seed writes ["c","f"]); non-ASCII kept as is."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

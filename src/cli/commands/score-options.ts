@@ -2,9 +2,9 @@ import { Option, type Command } from "commander";
 import { LEVELS, TIERS, type Level, type ProfileName } from "../../corpus/rows.js";
 import { REPORTERS } from "../../report/reporters/names.js";
 import { VISIBILITIES, type Visibility } from "../../report/reporters/gradescope.js";
-import { DEFAULT_LIMITS, formatSize, SANDBOX_MODES, type SandboxMode } from "../../subjects/sandbox/index.js";
+import { DEFAULT_LIMITS, formatSize, SANDBOX_MODES } from "../../subjects/sandbox/index.js";
 import { formatWait, MAX_WAIT_MS, profileOption, withoutEmptyDefaults } from "../arguments.js";
-import { MAX_CPU_SECONDS, MAX_PROCESSES } from "../sandbox-options.js";
+import { MAX_CPU_SECONDS, MAX_PROCESSES, type SandboxFlags } from "../sandbox-options.js";
 import { addScoringOptions, type ScoringFlags } from "../scoring-options.js";
 
 // score's options: what each flag means, its range and its default (grade passes most of them through).
@@ -19,7 +19,7 @@ export const MAX_FRESH = 100_000;
 export const MAX_POINTS = 1_000_000;
 
 
-export interface ScoreFlags extends ScoringFlags {
+export interface ScoreFlags extends ScoringFlags, SandboxFlags {
   subject?: string;
   module?: string;
   label?: string;
@@ -45,15 +45,6 @@ export interface ScoreFlags extends ScoringFlags {
   trustPrivate?: boolean;
   fresh?: string;
   seed?: string;
-  sandbox: SandboxMode;
-  submission?: string;
-  writable?: boolean;
-  sandboxBind: string[];
-  runtime: string[];
-  memory?: string;
-  maxProcesses?: string;
-  cpuSeconds?: string;
-  maxFileSize?: string;
   budget?: string;
   flag: string[];
 }
