@@ -68,6 +68,13 @@ describe("the packed package", () => {
     expect(missing).toEqual([]);
   });
 
+  it("finds its compiled worker where it is installed (the validators' worker threads)", () => {
+    const probe = `import { workerScript } from ${JSON.stringify(join(installed, "dist", "subjects", "validators", "worker-subject.js"))}; console.log(workerScript());`;
+    const result = run(process.execPath, ["--input-type=module", "-e", probe], consumer);
+    expect(result.stderr).toBe("");
+    expect(result.stdout.trim()).toBe(join(installed, "dist", "subjects", "validators", "worker.js"));
+  });
+
   it("leaves the six validator libraries out (optional peer dependencies)", () => {
     const present = readdirSync(join(consumer, "node_modules"));
     for (const name of ["ajv", "jsonschema", "z-schema", "@cfworker", "@hyperjump", "@exodus"]) expect(present).not.toContain(name);

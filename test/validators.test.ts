@@ -154,8 +154,12 @@ describe("instance locations", () => {
   });
 });
 
-const script = workerScript();
-describe.skipIf(!script)("worker-thread validator subjects (built)", () => {
+// `npm test` builds first; a worker thread runs only the compiled script, so a missing one is a failure
+describe("worker-thread validator subjects (built)", () => {
+  it("the compiled worker is found from the sources", () => {
+    expect(workerScript(), "no dist/subjects/validators/worker.js: run npm run build").toBe(`${PACKAGE_ROOT}dist/subjects/validators/worker.js`);
+  });
+
   it("a backtracking pattern that hangs a library errors that row only; the next row runs", async () => {
     const hang: ValidateRow = {
       ...example,
@@ -165,7 +169,7 @@ describe.skipIf(!script)("worker-thread validator subjects (built)", () => {
       instance: JSON.stringify("a".repeat(5000) + "!"),
       expect: { errors: [{ path: [], message: "x" }] },
     };
-    const subject = workerValidatorSubject("ajv", "ajv", script!);
+    const subject = workerValidatorSubject("ajv", "ajv", workerScript()!);
     const run = await runRows(subject, [hang, example], { profile: "ag02", level: "paths", ...ALL, jobs: 1, progress: false, requestTimeoutMs: 500 });
     expect(run.results.map((r) => r.status)).toEqual(["errored", "passed"]);
     expect(run.results[0]!.error).toMatch(/no reply/);
@@ -173,8 +177,9 @@ describe.skipIf(!script)("worker-thread validator subjects (built)", () => {
 });
 
 const main = `${PACKAGE_ROOT}dist/cli/main.js`;
-describe.skipIf(!existsSync(main))("tool-conformance validators (built)", () => {
+describe("tool-conformance validators (built)", () => {
   it("prints the comparison as JSON, with the JSON-Schema-Test-Suite rows", () => {
+    expect(existsSync(main), "no dist/cli/main.js: run npm run build").toBe(true);
     const jsts = fileURLToPath(new URL("./fixtures/jsts", import.meta.url));
     const out = execFileSync(process.execPath, [main, "validators", "--format", "json", "--jsts", jsts], { encoding: "utf8", timeout: 60_000 });
     const report = JSON.parse(out) as { rows: number; jsts: string; libraries: { name: string; agreed: { verdict: number } }[]; table: unknown[]; disagreements: unknown[] };

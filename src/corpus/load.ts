@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { JsonSyntaxError, parseJSON } from "../json/parse.js";
 import { compile, type Schema } from "../schema/compile.js";
@@ -10,6 +10,16 @@ import { profileNamed, type Part, type Row, type Section } from "./rows.js";
 export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const CORPUS_DIR = join(PACKAGE_ROOT, "conformance", "corpus");
 export const ROW_SCHEMA_FILE = join(PACKAGE_ROOT, "conformance", "row.schema.json");
+
+/**
+ * A compiled file of this package that must be JavaScript (a worker thread cannot load TypeScript):
+ * `file` in the folder of the module at `moduleUrl`, under dist/. A module runs from src/ (tests) or
+ * dist/ (the CLI, the packed package); its folder below either is the same, so one rule finds it.
+ */
+export function builtBeside(moduleUrl: string, file: string): string {
+  const [, ...below] = relative(PACKAGE_ROOT, dirname(fileURLToPath(moduleUrl))).split(sep);
+  return join(PACKAGE_ROOT, "dist", ...below, file);
+}
 
 /** A corpus that cannot be used: the message names the file, the row and what is wrong. */
 export class CorpusError extends Error {

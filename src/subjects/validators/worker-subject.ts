@@ -1,22 +1,15 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { PACKAGE_ROOT } from "../../corpus/load.js";
+import { builtBeside } from "../../corpus/load.js";
 import type { Body, StartReply } from "../protocol.js";
 import { PROTOCOL_VERSION } from "../protocol.js";
 import { SubjectError, type Session, type Subject } from "../subject.js";
 import { offersProfile } from "../../corpus/rows.js";
 
-/**
- * The compiled worker script: beside this module when it runs from dist/, else dist/'s copy
- * (tests run the sources, and a worker thread cannot load TypeScript). Undefined when unbuilt.
- */
+/** The compiled worker script, from the sources or dist/ alike; undefined before `npm run build`. */
 export function workerScript(): string | undefined {
-  const beside = fileURLToPath(new URL("./worker.js", import.meta.url));
-  if (existsSync(beside)) return beside;
-  const built = join(PACKAGE_ROOT, "dist", "harness", "subjects", "validators", "worker.js");
-  return existsSync(built) ? built : undefined;
+  const script = builtBeside(import.meta.url, "worker.js");
+  return existsSync(script) ? script : undefined;
 }
 
 /**

@@ -1,0 +1,3 @@
+export function has(need: string): boolean;
+export function needs(...what: string[]): { lacking: boolean; tag: string };
+export function statedNeeds(name: string): string[] | undefined;

@@ -1,0 +1,32 @@
+import { accessSync, constants, existsSync } from "node:fs";
+import { delimiter, join } from "node:path";
+
+// A test is skipped only for what the machine lacks: a command on PATH, or a file or device
+// (`/dev/kvm`). Its name carries the need as "[needs: X, Y]"; .ci/run reads that tag from every
+// skipped test (.ci/skips.mjs, with this same check) and fails the run when the need is in fact met,
+// so a skip cannot hide a test that could run. Plain JavaScript, so that .ci/run can import it too.
+
+/** Whether the machine has it: an absolute path that exists (a device: readable and writable), or a command on PATH. */
+export function has(need) {
+  if (need.startsWith("/")) {
+    if (!need.startsWith("/dev/")) return existsSync(need);
+    try {
+      accessSync(need, constants.R_OK | constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return (process.env.PATH ?? "").split(delimiter).some((dir) => dir !== "" && existsSync(join(dir, need)));
+}
+
+/** The needs of a test: `lacking` is true when any is missing; `tag` goes in the test's name. */
+export function needs(...what) {
+  return { lacking: what.some((need) => !has(need)), tag: `[needs: ${what.join(", ")}]` };
+}
+
+/** The needs a test's full name states, from its "[needs: …]" tag; undefined when it states none. */
+export function statedNeeds(name) {
+  const tag = /\[needs: ([^\]]+)\]/.exec(name);
+  return tag ? tag[1].split(",").map((need) => need.trim()) : undefined;
+}
