@@ -8,7 +8,7 @@ export interface Case {
   /** Every side must agree on the verdict; the reference must report exactly `errors` errors. */
   valid: boolean;
   errors: number;
-  /** The row's label in README's Speed table. */
+  /** The row's label in the "At a glance" table of docs/benchmarks.md. */
   readme: string;
 }
 

@@ -58,6 +58,7 @@ export function generatedBlocks(): Record<string, string> {
     "lesson-core": String(count("lesson", true)),
     demo: fence(demo),
     "python-score": fence(python),
+    "python-score-line": scoreLine(python),
     "s03-diagnosis": fence(diagnosis.join("\n")),
     "fuzz-s05": fence(cli("fuzz mutant:s05 --seed 42").split("\n").slice(1).join("\n")),
     "kill-matrix": fence([matrix[head]!, ...matrix.slice(head, matrix.indexOf("", head)).filter((line) => shown.some((id) => line.startsWith(`${id} `))), "…"].join("\n")),
@@ -77,15 +78,27 @@ export function generatedBlocks(): Record<string, string> {
     ].join("\n"),
     "validators-table": firstTable,
     // the headline of docs/implementations.md, which `npm run implementations` writes (test/implementations.test.ts checks it is current)
-    "implementations-table": implementationsHeadline(),
+    "implementations-table-docs": implementationsHeadline("implementations.md"),
+    "implementations-headline": implementationsAtAGlance(),
   };
 }
 
-/** The first table of docs/implementations.md, its links pointing into that file from the README. */
-export function implementationsHeadline(): string {
+/** The first table of docs/implementations.md, its links pointing into that file from `from`. */
+export function implementationsHeadline(from: string): string {
   const text = readFileSync(join(PACKAGE_ROOT, "docs", "implementations.md"), "utf8");
   const table = text.split("\n\n").find((part) => part.startsWith("| implementation"))!;
-  return table.replaceAll("](#", "](docs/implementations.md#");
+  return table.replaceAll("](#", `](${from}#`);
+}
+
+/** The README's narrow copy of that table: what fits a screen (name, language, core, the pitfalls named by id). */
+export function implementationsAtAGlance(): string {
+  const rows = implementationsHeadline("docs/implementations.md").split("\n").slice(2).map((line) => line.split(" | "));
+  const named = (cell: string) => [...cell.matchAll(/\((s\d+):/g)].map((m) => m[1]).join(", ") || "none";
+  return [
+    "| implementation | language | core | pitfalls named |",
+    "| --- | --- | ---: | --- |",
+    ...rows.map((cells) => `${cells[0]} | ${cells[1]} | ${cells[3]} | ${named(cells[6] ?? "")} |`),
+  ].join("\n");
 }
 
 /** docs/validators.md as `validators --format markdown` writes it now. */
@@ -100,7 +113,7 @@ export function generatedValidators(): string {
 }
 
 /** The documents that hold blocks. */
-export const DOCUMENTS = ["README.md", "mutants/README.md", "docs/scoring.md", "docs/grading.md", "docs/fuzzing.md", "docs/semantics.md"];
+export const DOCUMENTS = ["README.md", "mutants/README.md", "docs/cli.md", "docs/corpus.md", "docs/real-code.md", "docs/scoring.md", "docs/grading.md", "docs/fuzzing.md", "docs/semantics.md"];
 
 const MARKER = /<!-- docs:([a-z0-9-]+):start -->([\s\S]*?)<!-- docs:\1:end -->/g;
 

@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../src/corpus/load.js";
 import { blocksOf, DOCUMENTS, generatedBlocks, generatedValidators, sameButTimings, withBlocks } from "./docs-generator.js";
@@ -53,5 +53,21 @@ describe("the documents' generated blocks", () => {
     expect(sameButTimings("done in 7.76 s (234/s), 350 ms", "done in 9.1 s (1,770/s), 12 ms")).toBe(true);
     expect(sameButTimings("526 of 656 rows · 3.35 s", "526 of 657 rows · 3.35 s")).toBe(false);
     expect(sameButTimings("s03 fails 7 rows", "s03 fails 9 rows")).toBe(false);
+  });
+});
+
+describe("the documents' links", () => {
+  it("every relative link of the README, docs/, conformance/ and mutants/ reaches a file of the repository", () => {
+    const documents = ["README.md", "mutants/README.md", "conformance/README.md", "conformance/PROTOCOL.md", ...readdirSync(join(PACKAGE_ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    const broken: string[] = [];
+    for (const document of documents) {
+      const text = readFileSync(join(PACKAGE_ROOT, document), "utf8");
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^(https?:|mailto:|#)/.test(target!)) continue;
+        const path = target!.split("#")[0]!;
+        if (!existsSync(join(PACKAGE_ROOT, dirname(document), path))) broken.push(`${document}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });
