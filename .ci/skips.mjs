@@ -1,9 +1,9 @@
 // Every skipped test of a vitest JSON report, printed with its reason, and checked: a skip is allowed
-// only when its name states "[needs: X, …]" (test/machine.mjs) and one of those needs is really
+// only when its name states "[needs: X, …]" (test/helpers/machine.mjs) and one of those needs is really
 // missing on this machine. Exits with the number of skips without such a reason, or whose reason
 // does not hold (at most 100), so .ci/run can count them as failed.
 import { readFileSync } from "node:fs";
-import { has, statedNeeds } from "../test/machine.mjs";
+import { has, statedNeeds } from "../test/helpers/machine.mjs";
 
 const report = JSON.parse(readFileSync(process.argv[2], "utf8"));
 let wrong = 0;

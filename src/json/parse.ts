@@ -25,7 +25,7 @@ const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b
 export function parseJSON(text: string): JsonValue {
   // a plain text means the same to JSON.parse, which builds it several times faster, once past
   // its fixed cost: up to SHORT_TEXT characters the exact parser alone is faster
-  // Stryker disable ConditionalExpression,EqualityOperator,BlockStatement: the exact parser gives the same value, only slower (test/reference-plain.test.ts checks isPlain itself)
+  // Stryker disable ConditionalExpression,EqualityOperator,BlockStatement: the exact parser gives the same value, only slower (test/reference/reference-plain.test.ts checks isPlain itself)
   if (text.length > SHORT_TEXT && isPlain(text)) {
     try {
       return JSON.parse(text) as JsonValue;

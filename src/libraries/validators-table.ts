@@ -148,7 +148,7 @@ export function markdownOf(comparison: Comparison, jstsLine?: string): string {
     out.push(
       "## Differences the spec chooses",
       "",
-      "The differential property (test/differential.property.test.ts) checks that the reference and ajv give the same verdict on " +
+      "The differential property (test/reference/differential.property.test.ts) checks that the reference and ajv give the same verdict on " +
         "generated schemas inside the subset and arguments near their boundaries. It leaves out what the spec decides differently " +
         "from a JSON.parse-and-ECMA-262 validator; each such difference has a row in conformance/corpus/TestValidateTable/differences.json:",
       "",

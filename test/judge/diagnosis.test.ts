@@ -1,0 +1,348 @@
+import { describe, expect, it } from "vitest";
+import { diagnose, MIN_SHARE, pitfallLabel, type Fingerprint } from "../../src/judge/diagnosis.js";
+import type { RowResult, ScoreOptions } from "../../src/run/outcome.js";
+import type { Check } from "../../src/run/run-row.js";
+import type { Tier } from "../../src/corpus/rows.js";
+import { evidenceOf, type Failure } from "../../src/judge/symptom.js";
+
+// The diagnosis against synthetic runs and fingerprints: a pitfall is named only when the
+// subject shows its symptom (fails its rows in the same sense) on enough of them; errored rows
+// are never evidence; crashes are said apart.
+
+const options: ScoreOptions = { level: "messages", tiers: ["core", "catalog"] };
+const ids = ["a1", "a2", "a3", "a4", "b1", "b2", "c1", "c2", "c3", "c4", "c5", "c6", "d1", "ok1", "ok2", "ok3"];
+
+const verdict = (actual: unknown, expected = "valid"): Check => ({ level: "verdict", tier: "core", what: "verdict", expected, actual, pass: actual === expected });
+const paths = (actual: string[], expected = ["$"]): Check => ({ level: "paths", tier: "core", what: "error paths in order", expected, actual, pass: JSON.stringify(actual) === JSON.stringify(expected) });
+const messages = (actual: string[], expected: string[]): Check => ({ level: "messages", tier: "catalog", what: "errors", expected, actual, pass: JSON.stringify(actual) === JSON.stringify(expected) });
+
+/** A run of every id: `fails` maps an id to its checks (a wrong verdict by default); `errored` ids errored. */
+function run(fails: Record<string, Check[]> | string[], errored: string[] = [], tier: (id: string) => Tier = () => "core"): RowResult[] {
+  const failing: Record<string, Check[]> = Array.isArray(fails) ? Object.fromEntries(fails.map((id) => [id, [verdict("invalid")]])) : fails;
+  return ids.map((id) => {
+    const base = { id, section: "TestValidateTable" as const, tier: tier(id), rule: `rule/${id[0]}`, pitfalls: [], ms: 0 };
+    if (errored.includes(id)) return { ...base, status: "errored", checks: [], error: "no reply" };
+    const checks = failing[id] ?? [verdict("valid")];
+    return { ...base, status: checks.every((c) => c.pass) ? "passed" : "failed", checks };
+  });
+}
+
+/** A fingerprint failing `rows` with a wrong verdict (or the given checks). */
+function print(id: string, rows: string[] | Record<string, Check[]>, pitfall: number | string = Number(id.slice(1))): Fingerprint {
+  const answers: Record<string, Failure[]> = {};
+  for (const result of run(rows)) {
+    const evidence = evidenceOf(result.checks);
+    if (evidence) answers[result.id] = evidence;
+  }
+  return { id, pitfall, title: `title of ${id}`, symptom: `symptom of ${id}`, answers };
+}
+
+const named = (results: RowResult[], prints: Fingerprint[], opts = options) => diagnose(results, opts, prints).matches.map((m) => m.id);
+
+const s01 = print("s01", ["a1", "a2", "a3", "a4"]);
+const s02 = print("s02", ["b1", "b2"]);
+const s03 = print("s03", ["c1", "c2", "c3", "c4", "c5", "c6"]);
+const s09 = print("s09", ["a1", "a2"]); // nested inside s01's fingerprint
+const all = [s01, s02, s03, s09];
+
+describe("diagnose: naming", () => {
+  it("says plainly that there is nothing to diagnose when nothing fails", () => {
+    const d = diagnose(run([]), options, all);
+    expect(d.matches).toEqual([]);
+    expect(d.lines).toEqual(["no failures: nothing to diagnose"]);
+  });
+
+  it("names an exact match with the mutant's own symptom, and lists the rows that show it", () => {
+    const d = diagnose(run(["c1", "c2", "c3", "c4", "c5", "c6"]), options, all);
+    expect(d.matches.map((m) => [m.id, m.exact, m.rows])).toEqual([["s03", true, ["c1", "c2", "c3", "c4", "c5", "c6"]]]);
+    expect(d.matches[0]!.sentence).toBe("your failures match s03 (pitfall 3, title of s03): symptom of s03");
+    expect(d.matches[0]!.detail).toBe("an exact match: you fail the same 6 rows it fails, the same way");
+    expect(d.unexplained).toEqual([]);
+    expect(d.lines).toEqual([d.matches[0]!.sentence]);
+  });
+
+  it("names a rule outside the pitfall table by its spec section", () => {
+    const s19 = print("s19", ["d1", "ok1"], "§2.2");
+    expect(diagnose(run(["d1", "ok1"]), options, [s19]).lines[0]).toBe("your failures match s19 (spec §2.2, title of s19): symptom of s19");
+  });
+
+  it("does not count a row failed another way: the same rows, another wrong answer, are no evidence", () => {
+    const otherWay = Object.fromEntries(["c1", "c2", "c3", "c4", "c5", "c6"].map((id) => [id, [verdict("valid"), paths(["$.wrong"])]]));
+    const d = diagnose(run(otherWay), options, all);
+    expect(d.matches).toEqual([]);
+    expect(d.closest).toBeUndefined();
+    expect(d.lines).toEqual(["no known pitfall matches your 6 failing rows"]);
+  });
+
+  it("prefers the whole fingerprint over one nested inside it, and does not name the nested one", () => {
+    expect(named(run(["a1", "a2", "a3", "a4"]), all)).toEqual(["s01"]);
+  });
+
+  it("names the nested pitfall when only its rows fail", () => {
+    // s01 shows on half its rows (below the threshold), s09 on all of them
+    expect(named(run(["a1", "a2"]), all)).toEqual(["s09"]);
+  });
+
+  it("names every pitfall a subject shows, however many at once", () => {
+    const d = diagnose(run(["c1", "c2", "c3", "c4", "c5", "c6", "b1", "b2", "a1", "a2", "a3", "a4"]), options, all);
+    expect(d.matches.map((m) => m.id)).toEqual(["s03", "s01", "s02"]);
+    expect(d.matches.every((m) => !m.exact)).toBe(true);
+    expect(d.matches[2]!.detail).toBe("it shows on 2 of the 2 rows it is judged on; it explains 2 of your 12 failing rows; seen in rule/b");
+  });
+
+  it(`names a pitfall from ${MIN_SHARE * 100}% of its rows, and only says "closest" below`, () => {
+    expect(named(run(["c1", "c2", "c3", "c4", "c5"]), all)).toEqual(["s03"]);
+    const d = diagnose(run(["c1", "c2", "c3", "c4"]), options, all);
+    expect(d.matches).toEqual([]);
+    expect(d.closest).toEqual({ id: "s03", hits: 4, size: 6 });
+    expect(d.lines[0]).toBe("no known pitfall matches your 4 failing rows (closest: s03, title of s03, but it shows on only 4 of its 6 rows)");
+  });
+
+  it("never names a pitfall from a single row when its fingerprint has more", () => {
+    expect(named(run(["d1"]), [print("s05", ["d1", "ok1"])])).toEqual([]);
+  });
+
+  it("lists the failing rows no pitfall explains", () => {
+    const d = diagnose(run(["b1", "b2", "d1", "ok1"]), options, all);
+    expect(d.matches.map((m) => m.id)).toEqual(["s02"]);
+    expect(d.unexplained).toEqual(["d1", "ok1"]);
+    expect(d.lines.at(-1)).toBe("2 failing rows match no known pitfall: d1, ok1");
+  });
+
+  it("lists mutants with identical fingerprints together", () => {
+    const d = diagnose(run(["b1", "b2"]), options, [...all, print("s15", ["b1", "b2"], 7)]);
+    expect(d.matches.map((m) => [m.id, m.alike])).toEqual([["s02", ["s15"]]]);
+    expect(d.matches[0]!.sentence).toMatch(/^your failures match s02 or s15 /);
+  });
+
+  it("judges fingerprints only on the rows that ran", () => {
+    const filtered = run(["c1", "c2"]).filter((r) => ["c1", "c2", "ok1"].includes(r.id));
+    expect(diagnose(filtered, options, all).matches.map((m) => [m.id, m.exact])).toEqual([["s03", true]]);
+  });
+});
+
+describe("diagnose: rows with no answer, and crashes", () => {
+  it("takes errored rows as no evidence, and says to fix the adapter first", () => {
+    const d = diagnose(run([], ["b1", "b2", "c1", "c2", "c3"]), options, all);
+    expect(d.failing).toBe(0);
+    expect(d.errored).toBe(5);
+    expect(d.matches).toEqual([]);
+    expect(d.lines).toEqual(["5 rows gave no usable answer (the adapter broke the protocol, or lacks a capability): fix the adapter first; they are no evidence of any pitfall"]);
+  });
+
+  it("leaves errored rows out of a fingerprint's size", () => {
+    const d = diagnose(run(["c1", "c2", "c3", "c4"], ["c5", "c6"]), options, all);
+    expect(d.matches.map((m) => [m.id, m.hits, m.size])).toEqual([["s03", 4, 4]]);
+    expect(d.lines.at(-1)).toMatch(/^2 rows gave no usable answer/);
+  });
+
+  it("counts a crash as the implementation's own wrong answer, said apart and no evidence of another pitfall", () => {
+    const crash = verdict({ threw: "RecursionError: maximum recursion depth exceeded" });
+    const d = diagnose(run({ c1: [crash], c2: [crash], c3: [crash], c4: [crash], c5: [crash], c6: [crash], d1: [crash] }), options, all);
+    expect(d.matches).toEqual([]);
+    expect(d.failing).toBe(7);
+    expect(d.crashed).toBe(7);
+    expect(d.lines).toEqual(["your implementation crashed on 7 rows (it raised, panicked or died instead of answering; the spec's promise is an answer to every input): c1, c2, c3, c4, c5, … (2 more)"]);
+  });
+});
+
+describe("diagnose: symptoms, whatever the wording, order or key order", () => {
+  it("sees a wrong verdict whatever the subject's wording", () => {
+    const mutant = print("s06", { a1: [verdict("valid", "invalid"), paths([], ["$"]), messages([], ['$: missing required property "city"'])], a2: [verdict("valid", "invalid"), paths([], ["$"])] });
+    const subject = run({ a1: [verdict("valid", "invalid"), paths([], ["$"]), messages([], ['$: missing required property "city"'])], a2: [verdict("valid", "invalid"), paths([], ["$"])] });
+    expect(named(subject, [mutant])).toEqual(["s06"]);
+  });
+
+  it("sees the right items in another unsorted order, compared as JSON values (key order aside)", () => {
+    const defs = (names: string[], flip = false) => names.map((name) => (flip ? { parameters: { type: "object" }, description: "", name } : { name, description: "", parameters: { type: "object" } }));
+    const check = (actual: unknown): Check => ({ level: "verdict", tier: "core", what: "step 4: definitions", expected: defs(["a", "b", "c"]), actual, pass: false });
+    const mutant = print("s12", { a1: [check(defs(["c", "b", "a"]))], a2: [check(defs(["b", "a", "c"]))] }, 9);
+    // Go's map order, and Go's encoder writing keys in its own order
+    expect(named(run({ a1: [check(defs(["b", "c", "a"], true))], a2: [check(defs(["c", "a", "b"], true))] }), [mutant])).toEqual(["s12"]);
+    // the wrong set is not this pitfall
+    expect(named(run({ a1: [check(defs(["c", "b"]))], a2: [check(defs(["b", "a", "c", "d"]))] }), [mutant])).toEqual([]);
+  });
+
+  it("sees errors in an unsorted order of the subject's own", () => {
+    const expected = ["$", "$.a", "$.b"];
+    const mutant = print("s19", { a1: [verdict("invalid", "invalid"), paths(["$.b", "$", "$.a"], expected)], a2: [verdict("invalid", "invalid"), paths(["$.a", "$", "$.b"], expected)] }, "§2.2");
+    const subject = run({ a1: [verdict("invalid", "invalid"), paths(["$.a", "$.b", "$"], expected)], a2: [verdict("invalid", "invalid"), paths(["$.b", "$.a", "$"], expected)] });
+    expect(named(subject, [mutant])).toEqual(["s19"]);
+  });
+
+  it("takes a row the subject gets in the right order as no evidence either way: its own order is sometimes sorted", () => {
+    const expected = ["$", "$.a"];
+    const reversed = (_row: string) => [verdict("invalid", "invalid"), paths(["$.a", "$"], expected)];
+    const s19 = print("s19", { a1: reversed("a1"), a2: reversed("a2"), a3: reversed("a3"), a4: reversed("a4") }, "§2.2");
+    // unsorted on two rows, sorted (by chance) on the other two
+    const d = diagnose(run({ a1: reversed("a1"), a2: reversed("a2") }), options, [s19]);
+    expect(d.matches.map((m) => [m.id, m.hits, m.size])).toEqual([["s19", 2, 2]]);
+    // a wrong answer of another kind on those rows still counts against it
+    const other = [verdict("invalid", "invalid"), paths(["$"], expected)];
+    expect(named(run({ a1: reversed("a1"), a2: reversed("a2"), a3: other, a4: other }), [s19])).toEqual([]);
+  });
+
+  it("sees the same missing and added paths in any order, and errors with no path as such", () => {
+    const expected = ["$.tags[0]", "$.tags[2]"];
+    const s17 = print("s17", { a1: [verdict("invalid", "invalid"), paths(["$.tags", "$.tags"], expected)], a2: [verdict("invalid", "invalid"), paths(["$.x", "$.y"], ["$.x[1]", "$.y"])] }, 10);
+    const s23 = print("s23", { a1: [verdict("invalid", "invalid"), paths(["$", "$"], expected)], a2: [verdict("invalid", "invalid"), paths(["$", "$"], ["$.x[1]", "$.y"])] }, 10);
+    const dropped = run({ a1: [verdict("invalid", "invalid"), paths(["$.tags", "$.tags"], expected)], a2: [verdict("invalid", "invalid"), paths(["$.y", "$.x"], ["$.x[1]", "$.y"])] });
+    expect(named(dropped, [s17, s23])).toEqual(["s17"]);
+    // one error, at the root: what a library with no paths that stops at the first error answers
+    const rootOnly = run({ a1: [verdict("invalid", "invalid"), paths([""], expected)], a2: [verdict("invalid", "invalid"), paths(["$"], ["$.x[1]", "$.y"])] });
+    expect(named(rootOnly, [s17, s23])).toEqual(["s23"]);
+  });
+
+  it("sees a call outcome wrong in the same fields, whatever its other fields", () => {
+    const outcome = (actual: Record<string, unknown>): Check => ({ level: "verdict", tier: "core", what: 'step 2: call "t": outcome', expected: { isError: true, prefixed: true, runs: [] }, actual, pass: false });
+    const s10 = print("s10", { a1: [outcome({ isError: true, prefixed: true, runs: ["{}"] })], a2: [outcome({ isError: true, prefixed: true, runs: ['{"x":1}'] })] }, 7);
+    expect(named(run({ a1: [outcome({ isError: false, prefixed: false, runs: ["{}"] })], a2: [outcome({ isError: true, prefixed: true, runs: ['{"x":1}'] })] }), [s10])).toEqual(["s10"]);
+    expect(named(run({ a1: [outcome({ isError: false, prefixed: false, runs: [] })], a2: [outcome({ isError: false, prefixed: true, runs: [] })] }), [s10])).toEqual([]);
+  });
+
+  it("judges a symptom at its lowest level, so an earlier wrong verdict is another failure", () => {
+    const s17 = print("s17", { a1: [verdict("invalid", "invalid"), paths(["$.tags"], ["$.tags[1]"])], a2: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])] }, 10);
+    expect(named(run({ a1: [verdict("valid", "invalid"), paths(["$.tags"], ["$.tags[1]"])], a2: [verdict("valid", "invalid"), paths(["$.t"], ["$.t[0]"])] }), [s17])).toEqual([]);
+  });
+
+  it("names the same pitfalls whatever the level or tiers the run scores", () => {
+    const s17 = print("s17", { a1: [verdict("invalid", "invalid"), paths(["$.tags"], ["$.tags[1]"])], a2: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])] }, 10);
+    const subject = run({ a1: [verdict("invalid", "invalid"), paths(["$.tags"], ["$.tags[1]"])], a2: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])] });
+    for (const level of ["verdict", "paths", "messages"] as const) expect(named(subject, [s17], { level, tiers: ["core"] })).toEqual(["s17"]);
+    const atVerdict = diagnose(subject, { level: "verdict", tiers: ["core"] }, [s17]);
+    expect(atVerdict.lines[0]).toBe("every row passes at the verdict level; your answers beyond it show:");
+  });
+
+  it("judges a symptom on its core rows when any ran: extra rows of other tiers do not dilute it", () => {
+    // s03 fails six rows; four of them are hardening rows the subject passes
+    const hardening = (id: string): Tier => (["c3", "c4", "c5", "c6"].includes(id) ? "hardening" : "core");
+    const subject = run(["c1", "c2"], [], hardening);
+    expect(named(subject, all, { level: "messages", tiers: ["core"] })).toEqual(["s03"]);
+    expect(named(subject, all, { level: "messages", tiers: ["core", "catalog", "hardening"] })).toEqual(["s03"]);
+  });
+});
+
+describe("diagnose: the rules, exactly", () => {
+  it("counts not-answerable rows with errored ones, never as evidence", () => {
+    const results = run(["c1", "c2", "c3", "c4", "c5", "c6"]).map((r) => (r.id === "c6" ? { ...r, status: "skipped" as const, checks: [] } : r));
+    const d = diagnose(results, options, all);
+    expect(d.errored).toBe(1);
+    expect(d.matches.map((m) => [m.id, m.hits, m.size])).toEqual([["s03", 5, 5]]);
+  });
+
+  it("names a pitfall at exactly three quarters of its rows, and from its one row when only one ran", () => {
+    expect(named(run(["a1", "a2", "a3"]), [s01])).toEqual(["s01"]);
+    expect(named(run(["a1"]).filter((r) => r.id !== "a2"), [s09])).toEqual(["s09"]);
+  });
+
+  it("puts an exact match before another as strong on the same rows, and keeps different answers apart", () => {
+    const expected = ["$", "$.a", "$.b"];
+    const order = (actual: string[]) => [verdict("invalid", "invalid"), paths(actual, expected)];
+    const reversed = print("s05", { a1: order(["$.b", "$.a", "$"]), a2: order(["$.b", "$.a", "$"]) });
+    const rotated = print("s19", { a1: order(["$.a", "$", "$.b"]), a2: order(["$.a", "$", "$.b"]) }, "§2.2");
+    const d = diagnose(run({ a1: order(["$.a", "$", "$.b"]), a2: order(["$.a", "$", "$.b"]) }), options, [reversed, rotated]);
+    expect(d.matches.map((m) => [m.id, m.exact, m.alike])).toEqual([["s19", true, []]]);
+  });
+
+  it("ranks by share before the number of rows, and says what it measured", () => {
+    // s03 shows on 5 of 6 rows, s02 on 2 of 2: both named, s02 first
+    const d = diagnose(run(["c1", "c2", "c3", "c4", "c5", "b1", "b2"]), options, all);
+    expect(d.matches.map((m) => [m.id, m.hits, m.size, m.share, m.explains])).toEqual([
+      ["s02", 2, 2, 1, 2],
+      ["s03", 5, 6, 0.833, 5],
+    ]);
+    expect(d.matches[1]!.jaccard).toBe(0.625);
+    expect(d.matches[1]!.rows).toEqual(["c1", "c2", "c3", "c4", "c5"]);
+  });
+
+  it("judges a symptom at the mutant's lowest level: its other rows neither count for nor against it", () => {
+    // the mutant lets two values through (verdict) and loses an error on two more (paths)
+    const mutant = print("s06", { a1: [verdict("valid", "invalid")], a2: [verdict("valid", "invalid")], a3: [verdict("invalid", "invalid"), paths([], ["$"])], a4: [verdict("invalid", "invalid"), paths([], ["$"])] });
+    const d = diagnose(run({ a1: [verdict("valid", "invalid")], a2: [verdict("valid", "invalid")], a3: [verdict("invalid", "invalid"), paths(["$.z"], ["$"])], a4: [verdict("invalid", "invalid"), paths(["$.z"], ["$"])] }), options, [mutant]);
+    expect(d.matches.map((m) => [m.id, m.hits, m.size])).toEqual([["s06", 2, 2]]);
+  });
+
+  it("judges a symptom on whatever rows ran when none of them is core", () => {
+    const subject = run(["c1", "c2", "c3", "c4", "c5", "c6"], [], () => "hardening");
+    expect(named(subject, all)).toEqual(["s03"]);
+  });
+
+  it("says 'closest' only for a run with failures, the one showing on most rows", () => {
+    const d = diagnose(run(["c1", "c2", "c3", "a1"]), options, all);
+    expect(d.closest).toEqual({ id: "s03", hits: 3, size: 6 });
+    // nothing fails at the verdict level, a weak symptom beyond it: no closest, nothing to diagnose
+    const s17 = print("s17", { a1: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])], a2: [verdict("invalid", "invalid"), paths(["$.u"], ["$.u[0]"])], a3: [verdict("invalid", "invalid"), paths(["$.v"], ["$.v[0]"])] }, 10);
+    const weak = diagnose(run({ a1: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])] }), { level: "verdict", tiers: ["core"] }, [s17]);
+    expect(weak.closest).toBeUndefined();
+    expect(weak.lines).toEqual(["no failures: nothing to diagnose"]);
+  });
+
+  it("says one failing row, one crash, in the singular, and lists five ids in full", () => {
+    expect(diagnose(run(["d1"]), options, all).lines).toEqual(["no known pitfall matches your 1 failing row"]);
+    const crash = [verdict({ threw: "boom" })];
+    const d = diagnose(run({ b1: [verdict("invalid")], b2: [verdict("invalid")], d1: crash }), options, all);
+    expect(d.lines).toEqual([
+      d.matches[0]!.sentence,
+      "your implementation crashed on 1 row (it raised, panicked or died instead of answering; the spec's promise is an answer to every input): d1",
+    ]);
+    const five = diagnose(run({ c1: crash, c2: crash, c3: crash, c4: crash, c5: crash }), options, []);
+    expect(five.lines.at(-1)).toMatch(/: c1, c2, c3, c4, c5$/);
+    expect(five.crashed).toBe(5);
+  });
+
+  it("counts a row as crashed when any of its failing checks is a crash", () => {
+    const d = diagnose(run({ d1: [{ ...verdict("invalid"), what: "first" }, verdict({ threw: "boom" })] }), options, []);
+    expect(d.crashed).toBe(1);
+  });
+
+  it("says as 'closest' the candidate showing on most rows, then on the greater share", () => {
+    const wide = print("s04", ["a1", "a2", "a3", "a4", "b1", "b2"]);
+    const narrow = print("s07", ["a1", "a2", "a3"]);
+    // both show on 2 rows: s07 on 2 of 3, s04 on 2 of 6
+    expect(diagnose(run(["a1", "a2"]), options, [wide, narrow]).closest).toEqual({ id: "s07", hits: 2, size: 3 });
+    expect(diagnose(run(["a1", "a2"]), options, [narrow, wide]).closest).toEqual({ id: "s07", hits: 2, size: 3 });
+  });
+
+  it("takes two fingerprints with the same answers as alike, whatever order their rows were taken in", () => {
+    const forward = print("s02", ["b1", "b2"]);
+    const backward: Fingerprint = { ...print("s15", ["b1", "b2"], 7), answers: { b2: forward.answers.b2!, b1: forward.answers.b1! } };
+    expect(diagnose(run(["b1", "b2"]), options, [forward, backward]).matches.map((m) => [m.id, m.alike])).toEqual([["s02", ["s15"]]]);
+  });
+
+  it("counts a row as crashed only where a failing check is a crash", () => {
+    const passedCrashLike: Check = { level: "verdict", tier: "core", what: "other", expected: { threw: "x" }, actual: { threw: "x" }, pass: true };
+    const d = diagnose(run({ d1: [verdict("invalid"), passedCrashLike] }), options, []);
+    expect(d.crashed).toBeUndefined();
+    expect(d.lines).toEqual(["no known pitfall matches your 1 failing row"]);
+  });
+
+  it("leaves a crash a named pitfall explains to that pitfall, and lists the other failing rows apart", () => {
+    const crash = [verdict({ threw: "panic" })];
+    const s11 = print("s11", { a1: crash, a2: crash }, 8);
+    const d = diagnose(run({ a1: crash, a2: crash, c1: crash, d1: [verdict("invalid")] }), options, [s11]);
+    expect(d.lines).toEqual([
+      d.matches[0]!.sentence,
+      "1 failing row matches no known pitfall: d1",
+      "your implementation crashed on 1 row (it raised, panicked or died instead of answering; the spec's promise is an answer to every input): c1",
+    ]);
+    expect(d.matches[0]!.detail).toBe("it shows on 2 of the 2 rows it is judged on; it explains 2 of your 4 failing rows; seen in rule/a");
+  });
+
+  it("names pitfalls from answers beyond the scored level without counting failing rows it has not got", () => {
+    const s17 = print("s17", { a1: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])], a2: [verdict("invalid", "invalid"), paths(["$.u"], ["$.u[0]"])] }, 10);
+    const subject = run({ a1: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])], a2: [verdict("invalid", "invalid"), paths(["$.u"], ["$.u[0]"])] });
+    expect(diagnose(subject, { level: "verdict", tiers: ["core"] }, [s17]).matches[0]!.detail).toBe("an exact match: you fail the same 2 rows it fails, the same way");
+    const dropped = (path: string) => [verdict("invalid", "invalid"), paths([path], [`${path}[0]`])];
+    const four = print("s17", { a1: dropped("$.t"), a2: dropped("$.u"), a3: dropped("$.v"), a4: dropped("$.w") }, 10);
+    const partly = run({ a1: dropped("$.t"), a2: dropped("$.u"), a3: dropped("$.v") });
+    expect(diagnose(partly, { level: "verdict", tiers: ["core"] }, [four]).matches[0]!.detail).toBe("it shows on 3 of the 4 rows it is judged on; seen in rule/a");
+  });
+});
+
+describe("pitfallLabel", () => {
+  it("says a pitfall of the seed's table, a spec section, or where the lesson names it", () => {
+    expect(pitfallLabel(2)).toBe("pitfall 2");
+    expect(pitfallLabel("§2.2")).toBe("spec §2.2");
+    expect(pitfallLabel("lesson: register and override")).toBe("lesson: register and override");
+  });
+});

@@ -1,0 +1,215 @@
+import { describe, expect, it } from "vitest";
+import { crashIn, type Check } from "../../src/run/run-row.js";
+import { evidenceOf, isOrderOnly, showsExactly, showsSame, type Failure } from "../../src/judge/symptom.js";
+
+// A symptom: how a mutant's failure on a row shows in another implementation's answers there,
+// by its sense rather than its text.
+
+const check = (level: Check["level"], what: string, expected: unknown, actual: unknown, tier: Check["tier"] = "core"): Check => ({
+  level,
+  tier,
+  what,
+  expected,
+  actual,
+  pass: JSON.stringify(expected) === JSON.stringify(actual),
+});
+const failure = (level: Failure["level"], what: string, expected: unknown, actual: unknown): Failure => ({ level, what, expected, actual });
+const ok = (level: Check["level"], what: string, value: unknown) => check(level, what, value, value);
+
+describe("evidenceOf", () => {
+  it("is the failing checks at the lowest level that fails, of any tier, without their tier", () => {
+    const checks = [ok("verdict", "verdict", "invalid"), check("paths", "paths", ["$.a"], ["$"]), check("paths", "other", [1], [2], "catalog"), check("messages", "errors", ["x"], ["y"])];
+    expect(evidenceOf(checks)).toEqual([failure("paths", "paths", ["$.a"], ["$"]), failure("paths", "other", [1], [2])]);
+  });
+
+  it("is undefined when every check passes", () => {
+    expect(evidenceOf([ok("verdict", "verdict", "valid"), ok("messages", "errors", [])])).toBeUndefined();
+    expect(evidenceOf([])).toBeUndefined();
+  });
+});
+
+describe("showsSame", () => {
+  const verdict = failure("verdict", "verdict", "invalid", "valid");
+
+  it("sees the same wrong value, compared as a JSON value", () => {
+    expect(showsSame([verdict], [check("verdict", "verdict", "invalid", "valid")])).toBe(true);
+    expect(showsSame([verdict], [check("verdict", "verdict", "invalid", "invalid")])).toBe(false);
+    expect(showsSame([verdict], [check("verdict", "verdict", "invalid", "refused: no")])).toBe(false);
+  });
+
+  it("needs the very check the mutant failed, failing", () => {
+    expect(showsSame([verdict], [check("verdict", "another", "invalid", "valid")])).toBe(false);
+    expect(showsSame([verdict], [])).toBe(false);
+  });
+
+  it("needs every failure of the row shown, not one of them", () => {
+    const two = [verdict, failure("verdict", "runs", [], ["{}"])];
+    expect(showsSame(two, [check("verdict", "verdict", "invalid", "valid"), check("verdict", "runs", [], ["{}"])])).toBe(true);
+    expect(showsSame(two, [check("verdict", "verdict", "invalid", "valid"), check("verdict", "runs", [], [])])).toBe(false);
+  });
+
+  it("sees nothing when a check below the failure's level fails too: that is another failure", () => {
+    const paths = failure("paths", "paths", ["$.a[1]"], ["$.a"]);
+    expect(showsSame([paths], [ok("verdict", "verdict", "invalid"), check("paths", "paths", ["$.a[1]"], ["$.a"])])).toBe(true);
+    expect(showsSame([paths], [check("verdict", "verdict", "invalid", "valid"), check("paths", "paths", ["$.a[1]"], ["$.a"])])).toBe(false);
+    // a failing check at the same or a higher level is no obstacle
+    expect(showsSame([paths], [check("paths", "paths", ["$.a[1]"], ["$.a"]), check("messages", "errors", ["x"], ["y"])])).toBe(true);
+  });
+
+  it("sees a crash as a crash, whatever was thrown", () => {
+    const crash = failure("verdict", "call", "a Result", { threw: "TypeError: x" });
+    expect(showsSame([crash], [check("verdict", "call", "a Result", { threw: "panic: nil map" })])).toBe(true);
+    expect(showsSame([crash], [check("verdict", "call", "a Result", "something else")])).toBe(false);
+    expect(showsSame([failure("verdict", "v", "valid", "invalid")], [check("verdict", "v", "valid", { threw: "x" })])).toBe(false);
+  });
+
+  it("sees a refusal as a refusal, whatever it says", () => {
+    const refused = failure("verdict", "schema compiles", "compiles", "refused: unsupported keyword");
+    expect(showsSame([refused], [check("verdict", "schema compiles", "compiles", "refused: nope")])).toBe(true);
+    expect(showsSame([refused], [check("verdict", "schema compiles", "compiles", "crashed: refused: x")])).toBe(false);
+    expect(showsSame([refused], [check("verdict", "schema compiles", "compiles", 3)])).toBe(false);
+  });
+
+  it("sees paths missing the same paths and adding the same ones, in any order", () => {
+    const dropped = failure("paths", "paths", ["$.t[0]", "$.t[2]", "$.u"], ["$.t", "$.t", "$.u"]);
+    expect(showsSame([dropped], [check("paths", "paths", ["$.t[0]", "$.t[2]", "$.u"], ["$.u", "$.t", "$.t"])])).toBe(true);
+    // one index kept: not the same paths missing
+    expect(showsSame([dropped], [check("paths", "paths", ["$.t[0]", "$.t[2]", "$.u"], ["$.t", "$.t[2]", "$.u"])])).toBe(false);
+    // the same missing, another added
+    expect(showsSame([dropped], [check("paths", "paths", ["$.t[0]", "$.t[2]", "$.u"], ["$.t", "$.x", "$.u"])])).toBe(false);
+    const missing = failure("paths", "paths", ["$", "$", "$.d"], ["$", "$.d"]);
+    expect(showsSame([missing], [check("paths", "paths", ["$", "$", "$.d"], ["$.d", "$"])])).toBe(true);
+    expect(showsSame([missing], [check("paths", "paths", ["$", "$", "$.d"], ["$", "$", "$.d", "$.e"])])).toBe(false);
+  });
+
+  it("sees errors all at the root as such, however many", () => {
+    const root = failure("paths", "paths", ["$", "$.a", "$.b[0]"], ["$", "$", "$"]);
+    expect(showsSame([root], [check("paths", "paths", ["$", "$.a", "$.b[0]"], [""])])).toBe(true);
+    expect(showsSame([root], [check("paths", "paths", ["$", "$.a", "$.b[0]"], ["$", "$"])])).toBe(true);
+    expect(showsSame([root], [check("paths", "paths", ["$", "$.a", "$.b[0]"], [])])).toBe(false);
+    expect(showsSame([root], [check("paths", "paths", ["$", "$.a", "$.b[0]"], ["$", "$.a"])])).toBe(false);
+    // a mutant whose root errors are expected there shows no "no paths" symptom: the paths are compared as they are
+    const fewer = failure("paths", "paths", ["$", "$"], ["$"]);
+    expect(showsSame([fewer], [check("paths", "paths", ["$", "$"], ["$"])])).toBe(true);
+    expect(showsSame([fewer], [check("paths", "paths", ["$", "$"], [""])])).toBe(false);
+  });
+
+  it("sees the right items in some other order, not only the mutant's", () => {
+    const unsorted = failure("paths", "paths", ["$", "$.a", "$.b"], ["$.b", "$.a", "$"]);
+    expect(showsSame([unsorted], [check("paths", "paths", ["$", "$.a", "$.b"], ["$.a", "$", "$.b"])])).toBe(true);
+    expect(showsSame([unsorted], [check("paths", "paths", ["$", "$.a", "$.b"], ["$", "$.a"])])).toBe(false);
+    const defs = (...names: string[]) => names.map((name) => ({ name, description: "" }));
+    const mapOrder = failure("verdict", "definitions", defs("a", "b", "c"), defs("c", "a", "b"));
+    expect(showsSame([mapOrder], [check("verdict", "definitions", defs("a", "b", "c"), [{ description: "", name: "b" }, { description: "", name: "a" }, { description: "", name: "c" }])])).toBe(true);
+    expect(showsSame([mapOrder], [check("verdict", "definitions", defs("a", "b", "c"), defs("c", "a"))])).toBe(false);
+    expect(showsSame([mapOrder], [check("verdict", "definitions", defs("a", "b", "c"), "c,a,b")])).toBe(false);
+  });
+
+  it("sees an outcome wrong in the same fields the same way, whatever its other fields", () => {
+    const ran = failure("verdict", "outcome", { isError: true, runs: [], prefixed: true }, { isError: true, runs: ["{}"], prefixed: true });
+    expect(showsSame([ran], [check("verdict", "outcome", { isError: true, runs: [], prefixed: true }, { isError: false, runs: ["{}"], prefixed: false })])).toBe(true);
+    expect(showsSame([ran], [check("verdict", "outcome", { isError: true, runs: [], prefixed: true }, { isError: false, runs: [], prefixed: false })])).toBe(false);
+    expect(showsSame([ran], [check("verdict", "outcome", { isError: true, runs: [], prefixed: true }, ["{}"])])).toBe(false);
+    // an outcome the mutant got right in every field it gives is no symptom at all
+    const none = failure("verdict", "outcome", { isError: true }, { isError: true, extra: undefined });
+    expect(showsSame([none], [check("verdict", "outcome", { isError: true }, { isError: false })])).toBe(false);
+  });
+
+  it("compares any other value as JSON, object key order aside", () => {
+    const record = failure("verdict", "record", "a record", { name: "a", idempotent: true });
+    expect(showsSame([record], [check("verdict", "record", "a record", { idempotent: true, name: "a" })])).toBe(true);
+    expect(showsSame([record], [check("verdict", "record", "a record", { idempotent: false, name: "a" })])).toBe(false);
+  });
+});
+
+describe("showsSame: what is compared exactly", () => {
+  it("compares a list of texts that is not a path list, nor a reordering, exactly", () => {
+    const names = failure("verdict", "names", ["a", "b"], ["a", "b", "c"]);
+    expect(showsSame([names], [check("verdict", "names", ["a", "b"], ["a", "b", "c"])])).toBe(true);
+    expect(showsSame([names], [check("verdict", "names", ["a", "b"], ["c", "a", "b"])])).toBe(false);
+  });
+
+  it("compares a list of other values exactly, even at the paths level", () => {
+    const numbers = failure("paths", "p", [1, 2, 3], [3, 1]);
+    expect(showsSame([numbers], [check("paths", "p", [1, 2, 3], [3, 1])])).toBe(true);
+    expect(showsSame([numbers], [check("paths", "p", [1, 2, 3], [1, 3])])).toBe(false);
+    const mixed = failure("paths", "p", ["a", 1, "c"], ["c", "a"]);
+    expect(showsSame([mixed], [check("paths", "p", ["a", 1, "c"], ["a", "c"])])).toBe(false);
+  });
+
+  it("compares a paths-level answer that is not a list as it is", () => {
+    const none = failure("paths", "p", ["$"], "none");
+    expect(showsSame([none], [check("paths", "p", ["$"], "none")])).toBe(true);
+    expect(showsSame([none], [check("paths", "p", ["$"], "other")])).toBe(false);
+  });
+
+  it("takes a list answer where a text was expected as no reordering", () => {
+    const listed = failure("verdict", "v", "ab", ["b", "a"]);
+    expect(showsSame([listed], [check("verdict", "v", "ab", ["a", "b"])])).toBe(false);
+    expect(showsSame([listed], [check("verdict", "v", "ab", ["b", "a"])])).toBe(true);
+  });
+
+  it("takes null where an outcome was expected as a value, not as an outcome", () => {
+    const wrong = failure("verdict", "v", null, { a: 1 });
+    expect(showsSame([wrong], [check("verdict", "v", null, { a: 1 })])).toBe(true);
+    expect(showsSame([failure("verdict", "v", { a: 1 }, null)], [check("verdict", "v", { a: 1 }, null)])).toBe(true);
+  });
+
+  it("takes an object answer where a text was expected as a whole value, not as fields", () => {
+    const object = failure("verdict", "v", "a Result", { x: 1 });
+    expect(showsSame([object], [check("verdict", "v", "a Result", { x: 1 })])).toBe(true);
+    expect(showsSame([object], [check("verdict", "v", "a Result", { x: 1, y: 2 })])).toBe(false);
+  });
+
+  it("takes a list where an outcome was expected as no outcome, and needs every wrong field shown", () => {
+    const outcome = failure("verdict", "o", { 0: "b" }, { 0: "a" });
+    expect(showsSame([outcome], [check("verdict", "o", { 0: "b" }, ["a"])])).toBe(false);
+    const two = failure("verdict", "o", { isError: true, runs: [] }, { isError: false, runs: ["{}"] });
+    expect(showsSame([two], [check("verdict", "o", { isError: true, runs: [] }, { isError: false, runs: [] })])).toBe(false);
+    expect(showsSame([two], [check("verdict", "o", { isError: true, runs: [] }, { isError: false, runs: ["{}"] })])).toBe(true);
+  });
+
+  it("takes a mutant that reported no paths at all as missing them, not as putting them at the root", () => {
+    const nothing = failure("paths", "expected types", ["$.a: string"], []);
+    expect(showsSame([nothing], [check("paths", "expected types", ["$.a: string"], ["$: string"])])).toBe(false);
+    expect(showsSame([nothing], [check("paths", "expected types", ["$.a: string"], [])])).toBe(true);
+  });
+});
+
+describe("showsExactly", () => {
+  const evidence = [failure("paths", "paths", ["$.a[1]"], ["$.a"]), failure("paths", "more", [1], [2])];
+  it("is the same failing checks, in the same order, with the same answers", () => {
+    expect(showsExactly(evidence, [ok("verdict", "v", 1), check("paths", "paths", ["$.a[1]"], ["$.a"]), check("paths", "more", [1], [2])])).toBe(true);
+    expect(showsExactly(evidence, [check("paths", "paths", ["$.a[1]"], ["$.a"]), check("paths", "more", [1], [3])])).toBe(false);
+    expect(showsExactly(evidence, [check("paths", "more", [1], [2]), check("paths", "paths", ["$.a[1]"], ["$.a"])])).toBe(false);
+    expect(showsExactly(evidence, [check("paths", "paths", ["$.a[1]"], ["$.a"])])).toBe(false);
+    expect(showsExactly(evidence, [check("paths", "paths", ["$.a[1]"], ["$.a"]), check("paths", "more", [1], [2]), check("paths", "third", 1, 2)])).toBe(false);
+    expect(showsExactly(evidence, [ok("paths", "paths", ["$.a[1]"])])).toBe(false);
+    // the same answers, to other checks
+    expect(showsExactly(evidence, [check("paths", "other", ["$.a[1]"], ["$.a"]), check("paths", "more", [1], [2])])).toBe(false);
+  });
+});
+
+describe("isOrderOnly", () => {
+  it("is true when every failure is the right items in a wrong order", () => {
+    expect(isOrderOnly([failure("paths", "p", ["$", "$.a"], ["$.a", "$"])])).toBe(true);
+    expect(isOrderOnly([failure("paths", "p", ["$", "$.a"], ["$.a", "$"]), failure("messages", "m", ["x", "y"], ["y", "x"])])).toBe(true);
+    expect(isOrderOnly([failure("paths", "p", ["$", "$.a"], ["$.a", "$"]), failure("messages", "m", ["x", "y"], ["y"])])).toBe(false);
+    expect(isOrderOnly([failure("paths", "p", ["$", "$.a"], ["$.a"])])).toBe(false);
+    expect(isOrderOnly([failure("verdict", "v", "valid", "invalid")])).toBe(false);
+    expect(isOrderOnly([failure("verdict", "v", ["a"], "a")])).toBe(false);
+    expect(isOrderOnly([failure("verdict", "v", "ab", ["b", "a"])])).toBe(false);
+  });
+});
+
+describe("crashIn", () => {
+  it("is the text of a crash answer (a throw, a panic, a death), and nothing else", () => {
+    expect(crashIn({ threw: "RecursionError" })).toBe("RecursionError");
+    expect(crashIn({ died: "the process exited with code 66" })).toBe("the process exited with code 66");
+    expect(crashIn({ threw: "x", other: 1 })).toBeUndefined();
+    expect(crashIn({ threw: 3 })).toBeUndefined();
+    expect(crashIn("threw")).toBeUndefined();
+    expect(crashIn(["x"])).toBeUndefined();
+    expect(crashIn(null)).toBeUndefined();
+  });
+});
