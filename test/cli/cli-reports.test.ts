@@ -143,7 +143,7 @@ describe("--reporter github-actions", () => {
     const errors = lines.filter((line) => line.startsWith("::error"));
     expect(errors.length).toBeGreaterThan(0);
     expect(errors[0]).toMatch(/^::error title=tool-conformance%3A (validate\/\S+)::[^%]+: expected .+; actual .+%0Awhy: .+%0Aschema: .+%0Aarguments: .+%0A.+%0Arerun: tool-conformance score mutant:s03 --tier core --filter \1$/);
-    expect(readFileSync(summary, "utf8")).toMatch(/^## ⚠️ tool-conformance: mutant:s03/);
+    expect(readFileSync(summary, "utf8")).toMatch(/^## ⚠️ tool-conformance: `mutant:s03/);
   });
 });
 

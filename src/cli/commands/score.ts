@@ -88,8 +88,9 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   // with --key and no --seed, the seed comes from the key (and grade's --attempt): the same for every rerun of the same files, and never printed
   const keyed = flags.fresh !== undefined && flags.seed === undefined && sign.key !== undefined;
   const fresh = flags.fresh === undefined ? undefined : { count: positiveInt(flags.fresh, "--fresh", MAX_FRESH)!, seed: flags.seed !== undefined ? parseSeed(flags.seed) : keyed ? seedFromKey(sign.key!, flags.attempt) : newSeed() };
-  // a keyed seed is the grader's secret, and so is every case it makes: no output shows their inputs
-  const selection: ScoreSubjectOptions = { profile: flags.profile, ...scoring, filters: flags.filter, extraRows: [...(imported?.rows ?? []), ...privateRows], ...(fresh ? { fresh } : {}), ...(keyed ? { secretParts: ["fresh"] } : {}) };
+  // a graded run's cases (a signing key) are the grader's secret: no output shows their inputs
+  const secret = fresh !== undefined && sign.key !== undefined;
+  const selection: ScoreSubjectOptions = { profile: flags.profile, ...scoring, filters: flags.filter, extraRows: [...(imported?.rows ?? []), ...privateRows], ...(fresh ? { fresh } : {}), ...(secret ? { secretParts: ["fresh"] } : {}) };
   // the rows are chosen (and a filter matching none refused) before anything runs or is written
   const { rows, corpus } = await rowsFor(selection);
 
