@@ -235,7 +235,7 @@ describe("merge", () => {
     const { code, stdout } = cli("merge", join(a, "report.jsonl"), join(b, "report.jsonl"), "--out", out);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^\| `alice` \| 100% \|/m);
-    expect(stdout).toMatch(/^\| bob \| .* \| s03 \(pitfall 2, string length in UTF-16 units\) \|$/m);
+    expect(stdout).toMatch(/^\| `bob` \| .* \| `s03 \(pitfall 2, string length in UTF-16 units\)` \|$/m);
     const csv = readFileSync(join(out, "class.csv"), "utf8").trimEnd().split("\r\n");
     expect(csv[0]).toBe("label,TestHandWorkedExample,TestValidateTable,TestCompileRejectsUnsupported,TestRegisterRules,TestDefinitionsSorted,TestCallNeverPanics,total,passed,rows,errored,status,diagnosis,report");
     expect(csv[1]).toMatch(/^alice,100,100,100,100,100,100,100,/);
