@@ -26,8 +26,9 @@ export function callChecks(classed: Classed, pingAfter: string | undefined, tier
   const checks: Check[] = [
     { level: "verdict", tier, what: WHAT.refused, expected: { ran: false }, actual: { ran, ...shown }, pass: ran === false, note: `${verdict}: ${text}` },
   ];
-  const alive = verdict !== "crashed" && verdict !== "hung" && pingAfter === undefined;
-  checks.push({ level: "verdict", tier, what: WHAT.answers, expected: { answers: true }, actual: { answers: alive, ...shown, ...(pingAfter !== undefined ? { pingAfter } : {}) }, pass: alive });
+  // a server that died or stopped answering is a crash, as a subject's death is (run-row.ts's {died})
+  const died = verdict === "crashed" || verdict === "hung" ? `${verdict}: ${text}` : pingAfter;
+  checks.push({ level: "verdict", tier, what: WHAT.answers, expected: { answers: true }, actual: died === undefined ? { answers: true } : { died }, pass: died === undefined });
   if (ran === false) {
     const readable = verdict !== "unreadable refusal";
     checks.push({ level: "verdict", tier: refusalTier, what: WHAT.readable, expected: { readable: true }, actual: { readable, ...shown }, pass: readable });

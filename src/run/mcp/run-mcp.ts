@@ -162,7 +162,7 @@ async function serverRows(client: McpClient, wanted: (row: McpRow) => boolean, r
     const reply = await client.malformed(frame);
     const ping = await client.ping();
     const alive = ping.kind === "result";
-    const check: Check = { level: "verdict", tier: "core", what: WHAT.answers, expected: { answers: true }, actual: { answers: alive, reply: reply ?? "(none)", ping: describe(ping) }, pass: alive };
+    const check: Check = { level: "verdict", tier: "core", what: WHAT.answers, expected: { answers: true }, actual: alive ? { answers: true, reply: reply ?? "(none)" } : { died: `the ping after it: ${describe(ping)}` }, pass: alive };
     record(malformed, [check], Date.now() - startedAt);
   }
 }
