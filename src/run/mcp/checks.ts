@@ -33,7 +33,7 @@ export function callChecks(classed: Classed, pingAfter: string | undefined, tier
     const readable = verdict !== "unreadable refusal";
     checks.push({ level: "verdict", tier: refusalTier, what: WHAT.readable, expected: { readable: true }, actual: { readable, ...shown }, pass: readable });
     const named = verdict === "refused";
-    checks.push({ level: "paths", tier: refusalTier, what: WHAT.named, expected: { named: true }, actual: { named, ...shown }, pass: named });
+    checks.push({ level: "paths", tier: refusalTier, what: WHAT.named, expected: { named: true }, actual: { named, ...(classed.partly ? { partly: true } : {}), ...shown }, pass: named });
   }
   return checks;
 }

@@ -12,6 +12,8 @@ export interface Classed {
   text: string;
   /** Which rule classed it. */
   rule: string;
+  /** A refusal that does not name what is wrong mentions part of it all the same (the array, not the element's index). */
+  partly?: boolean;
 }
 
 /** A tool's own failure, not a refusal: an exception's name, a stack frame, a traceback or a panic. */
@@ -31,6 +33,11 @@ export function saysError(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether `text` mentions the first token of one of the alternatives (the property, for an element's error). */
+export function namesPart(text: string, alternatives: readonly (readonly string[])[]): boolean {
+  return alternatives.some((tokens) => tokens.length > 1 && mentions(text, tokens[0]!));
 }
 
 /** Whether `text` mentions every token of one of the alternatives, each as a whole word. */
@@ -66,7 +73,7 @@ export function classify(answer: Answer, expected: readonly (readonly string[])[
       const { code } = answer.error;
       const text = `${String(answer.error.message)}${answer.error.data !== undefined ? ` ${JSON.stringify(answer.error.data)}` : ""}`;
       const shown = `JSON-RPC error ${String(code)}: ${text}`;
-      if (code === -32602) return names(text, expected) ? { verdict: "refused", text: shown, rule: "-32602 naming the argument" } : { verdict: "refused without saying what", text: shown, rule: "-32602 naming nothing wrong" };
+      if (code === -32602) return names(text, expected) ? { verdict: "refused", text: shown, rule: "-32602 naming the argument" } : { verdict: "refused without saying what", text: shown, rule: "-32602 naming nothing wrong", partly: namesPart(text, expected) };
       return { verdict: "unreadable refusal", text: shown, rule: `a JSON-RPC error other than -32602 (${String(code)})` };
     }
     case "result": {
@@ -74,7 +81,7 @@ export function classify(answer: Answer, expected: readonly (readonly string[])[
       const isError = (answer.result as { isError?: unknown } | undefined)?.isError === true;
       if (FAILURE_MARKERS.test(text)) return { verdict: "ran, then failed", text, rule: `${isError ? "isError" : "a normal result"} whose text is the tool's own failure` };
       if (isError) {
-        if (REFUSAL_MARKERS.test(text)) return names(text, expected) ? { verdict: "refused", text, rule: "isError naming the argument" } : { verdict: "refused without saying what", text, rule: "isError in a refusal's words, naming nothing wrong" };
+        if (REFUSAL_MARKERS.test(text)) return names(text, expected) ? { verdict: "refused", text, rule: "isError naming the argument" } : { verdict: "refused without saying what", text, rule: "isError in a refusal's words, naming nothing wrong", partly: namesPart(text, expected) };
         return { verdict: "cannot tell", text, rule: "isError with neither a refusal's words nor a failure's" };
       }
       if (saysError(text)) return { verdict: "unreadable refusal", text, rule: "a normal result that says error" };
