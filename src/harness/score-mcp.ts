@@ -8,7 +8,7 @@ import type { Run } from "../run/runner.js";
 import { PROTOCOL_VERSIONS, type McpEndpoint } from "../subjects/mcp/client.js";
 import { SubjectError } from "../subjects/subject.js";
 import { mcpFingerprints } from "./mcp-symptoms.js";
-import type { Level, Tier } from "../corpus/rows.js";
+import type { Level, Row, Tier } from "../corpus/rows.js";
 import type { Weighting } from "../judge/weighting.js";
 import type { RowResult } from "../run/outcome.js";
 import { SubjectStoppedError } from "./stopped.js";
@@ -36,6 +36,9 @@ export interface McpOptions {
   rerun?: string;
 }
 
+/** The row of a server that could not be started or listed: errored with the cause. */
+const START_ROW: Row = { kind: "compile", id: "mcp-server/start", section: "TestCallNeverPanics", tier: "core", rule: "mcp/start", pitfalls: [], why: "the server starts, initializes and lists its tools", schema: {}, expect: { ok: true } };
+
 export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}): Promise<Report> {
   const scoring: ScoreOptions = { level: options.level ?? "messages", tiers: options.tiers ?? ["core"] };
   const label = options.label ?? ("command" in endpoint ? `mcp:${endpoint.command}` : `mcp:${endpoint.url}`);
@@ -48,7 +51,10 @@ export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}):
     if (!(error instanceof SubjectError)) throw error;
     const cause = oneLine(error.message);
     const stopped = { cause, ...(error.stderr ? { stderr: error.stderr.slice(-4_000) } : {}) };
-    throw new SubjectStoppedError(cause, buildStoppedReport({ ...scoring, profile: "ag02", filters, corpusRows: 0, label, rows: [], startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped, ...(options.flags ? { flags: options.flags } : {}) }));
+    // one row stands for the server's: a server that never answered scores 0, not 100% of nothing
+    const report = buildStoppedReport({ ...scoring, profile: "ag02", filters, corpusRows: 1, label, rows: [START_ROW], startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped, ...(options.flags ? { flags: options.flags } : {}) });
+    for (const row of report.rows) row.repro = { why: START_ROW.why };
+    throw new SubjectStoppedError(cause, report);
   }
   const { hello } = run;
   const version = `MCP ${hello.protocolVersion}${hello.offered ? "" : ` (not one offered: ${PROTOCOL_VERSIONS.join(", ")})`}`;
