@@ -53,7 +53,7 @@ export class Rpc {
     return new Promise<Answer>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        resolve({ kind: "hung", ms: Date.now() - started });
+        resolve({ kind: "hung", ms: timeoutMs });
       }, timeoutMs);
       this.pending.set(id, { resolve, started, timer });
       this.transport.send(text).catch((error: unknown) => this.settle(id, { kind: "closed", how: error instanceof Error ? error.message : String(error), ms: Date.now() - started }));
