@@ -7,6 +7,7 @@ import type { ScoreOptions } from "../run/outcome.js";
 import type { Run } from "../run/runner.js";
 import { PROTOCOL_VERSIONS, type McpEndpoint } from "../subjects/mcp/client.js";
 import { SubjectError } from "../subjects/subject.js";
+import { UsageError } from "../errors.js";
 import { mcpFingerprints } from "./mcp-symptoms.js";
 import type { Level, Row, Tier } from "../corpus/rows.js";
 import type { Weighting } from "../judge/weighting.js";
@@ -56,6 +57,7 @@ export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}):
     for (const row of report.rows) row.repro = { why: START_ROW.why };
     throw new SubjectStoppedError(cause, report);
   }
+  if (options.filters?.length && run.results.length === 0) throw new UsageError(`--filter ${options.filters.map((f) => JSON.stringify(f)).join(", ")} matches no row of this server (ids look like mcp/TOOL/missing-required/NAME, mcp-list/stable; * matches any text)`);
   const { hello } = run;
   const version = `MCP ${hello.protocolVersion}${hello.offered ? "" : ` (not one offered: ${PROTOCOL_VERSIONS.join(", ")})`}`;
   const asRun: Run = {

@@ -43,7 +43,8 @@ export const EXTRA_KEY = "tool_conformance_extra";
 const OBJECT_ONLY = compile('{"type":"object"}');
 
 export function probesFor(tool: string, inputSchema: unknown): ToolProbes {
-  const judged = judgeable(inputSchema);
+  // a tool without an inputSchema is read as the seed reads one: {"type":"object"}
+  const judged = judgeable(inputSchema === undefined ? { type: "object" } : inputSchema);
   const schema = judged.schema ?? OBJECT_ONLY;
   const probes: McpProbe[] = [];
   const add = (probe: string, args: Json, rule: string, pitfalls: string[], why: string) => {
@@ -56,7 +57,7 @@ export function probesFor(tool: string, inputSchema: unknown): ToolProbes {
   add("non-object/array", ["x"], "type/object", ["s10"], "the arguments of a call are an object: an array is refused before the tool runs");
   add("non-object/string", "x", "type/object", ["s10"], "the arguments of a call are an object: a string is refused before the tool runs");
   const root = isRecord(judged.value) ? judged.value : {};
-  const base = judged.schema ? sampleOf(root) : undefined;
+  const base = judged.schema ? repaired(sampleOf(root), root) : undefined;
   if (judged.schema && isRecord(base)) objectProbes(root, base, add);
   return { tool, probes, dropped: judged.dropped, ...(judged.unjudged ? { unjudged: judged.unjudged } : {}) };
 }
@@ -80,9 +81,11 @@ function objectProbes(schema: Record<string, unknown>, base: { [key: string]: Js
     for (const [label, value] of wrongTypes(sub)) add(`wrong-type/${name}/${label}`, put(value), "type", ["s10"], `"${name}" is ${describe(sub)}: ${label === "number" ? "a number" : `a${label === "array" || label === "object" ? "n" : ""} ${label}`} is refused`);
     const types = typesOf(sub);
     if (types.includes("integer") && !types.includes("number")) {
-      const at = inRange(sub, 3);
-      if (!types.includes("string")) add(`integer-as-string/${name}`, put(String(at)), "type/integer", ["s01", "s10"], `"${name}" is an integer: the string "${at}" is not one (no coercion)`);
-      add(`integer-fraction/${name}`, put(at + 0.5), "type/integer", ["s10"], `"${name}" is an integer: ${at + 0.5} has a fractional part`);
+      // a value that is right but for its type, and one right but for its fraction
+      const whole = inRange(sub, 3, 0);
+      const part = inRange(sub, 3, 0.5) + 0.5;
+      if (!types.includes("string")) add(`integer-as-string/${name}`, put(String(whole)), "type/integer", ["s01", "s10"], `"${name}" is an integer: the string "${whole}" is not one (no coercion)`);
+      add(`integer-fraction/${name}`, put(part), "type/integer", ["s10"], `"${name}" is an integer: ${part} has a fractional part`);
     }
     boundProbes(name, sub, put, add);
     if (Array.isArray(sub.enum) && sub.enum.length > 0) add(`enum/${name}`, put(outside(sub.enum)), "enum", ["s10"], `"${name}" is one of ${JSON.stringify(sub.enum).slice(0, 80)}: another value is refused`);
@@ -117,6 +120,34 @@ function boundProbes(name: string, sub: Record<string, unknown>, put: (value: Js
   }
 }
 
+/** Texts tried for a string property whose pattern refuses the first sample: common shapes of identifiers. */
+const PATTERN_CANDIDATES = ["a", "0", "1", "abc", "A", "a1", "a-b", "a_b", "a/b", "a.b", "2024-01-01", "a@b.co", "https://a.b", "12:00"];
+
+/**
+ * The base with each property the sample got wrong (a pattern it does not match) given a value its
+ * schema accepts, when one of the candidates is: so that each probe breaks only its own rule.
+ */
+function repaired(base: Json | undefined, root: Record<string, unknown>): Json | undefined {
+  if (!isRecord(base) || !isRecord(root.properties)) return base;
+  const properties = root.properties;
+  const out: { [key: string]: Json } = { ...(base as { [key: string]: Json }) };
+  for (const [name, value] of Object.entries(out)) {
+    const sub = properties[name];
+    if (!isRecord(sub) || typeof sub.pattern !== "string") continue;
+    let schema: Schema;
+    try {
+      schema = compile(JSON.stringify(sub));
+    } catch {
+      continue;
+    }
+    if (schema.validate(value as never).length === 0) continue;
+    const min = typeof sub.minLength === "number" ? sub.minLength : 0;
+    const found = PATTERN_CANDIDATES.flatMap((text) => [text, text.padEnd(min, text.at(-1))]).find((text) => schema.validate(text as never).length === 0);
+    if (found !== undefined) out[name] = found;
+  }
+  return out;
+}
+
 /** One value of each JSON type the schema's `type` does not allow (none when it names no type). */
 function wrongTypes(schema: Record<string, unknown>): [string, Json][] {
   const types = typesOf(schema);
@@ -131,11 +162,11 @@ function wrongTypes(schema: Record<string, unknown>): [string, Json][] {
   return candidates.filter(([, , own]) => !own.some((t) => types.includes(t))).map(([label, value]) => [label, label === "string" && types.includes("boolean") ? "true" : value]);
 }
 
-/** A value near `preferred` inside the schema's bounds. */
-function inRange(schema: Record<string, unknown>, preferred: number): number {
+/** A whole number near `preferred` such that it, plus `room`, is inside the schema's bounds (when any is). */
+function inRange(schema: Record<string, unknown>, preferred: number, room: number): number {
   let value = preferred;
   if (typeof schema.minimum === "number" && value < schema.minimum) value = Math.ceil(schema.minimum);
-  if (typeof schema.maximum === "number" && value + 0.5 > schema.maximum) value = Math.floor(schema.maximum) - 1;
+  if (typeof schema.maximum === "number" && value + room > schema.maximum) value = Math.floor(schema.maximum - room);
   return value;
 }
 

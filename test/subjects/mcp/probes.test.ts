@@ -78,3 +78,21 @@ describe("a schema outside the subset is loosened, never tightened", () => {
     expect(probes.map((p) => p.probe)).toEqual(["non-object/array", "non-object/string"]);
   });
 });
+
+describe("each probe breaks only its own rule", () => {
+  test("a required property with a pattern gets a value the pattern accepts in the base", () => {
+    const { probes } = probesFor("repo", { type: "object", properties: { owner: { type: "string", pattern: "^[0-9]+$" }, n: { type: "integer" } }, required: ["owner"] });
+    const probe = probes.find((p) => p.probe === "wrong-type/n/string")!;
+    expect(probe.arguments).toEqual({ owner: "0", n: "not a number" });
+    expect(probe.errors).toEqual(["$.n: expected integer, got string"]);
+  });
+  test('"3" and 3.5 stay inside the bounds, so the type or the fraction is all that is wrong', () => {
+    const { probes } = probesFor("t", { type: "object", properties: { n: { type: "integer", minimum: 5, maximum: 6 } }, required: ["n"] });
+    expect(probes.find((p) => p.probe === "integer-as-string/n")?.arguments).toEqual({ n: "5" });
+    expect(probes.find((p) => p.probe === "integer-fraction/n")?.arguments).toEqual({ n: 5.5 });
+    expect(probes.find((p) => p.probe === "integer-fraction/n")?.errors).toEqual(["$.n: expected integer, got number"]);
+  });
+  test("a tool without an inputSchema is probed as {\"type\":\"object\"}: non-object arguments only", () => {
+    expect(probesFor("t", undefined).probes.map((p) => p.probe)).toEqual(["non-object/array", "non-object/string"]);
+  });
+});
