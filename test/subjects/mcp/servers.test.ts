@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
+import { score } from "../../../src/harness/index.js";
 import { scoreMcp } from "../../../src/harness/score-mcp.js";
 import type { Report } from "../../../src/report/report.js";
 
@@ -92,4 +93,10 @@ describe("scoring MCP servers over stdio", () => {
     expect(sorted.status).toBe("failed");
     expect(report.summary.scores.byTier?.core?.percent).toBe(100);
   });
+});
+
+test("the scoring API takes a server as { mcp }: the same report as score --mcp", async () => {
+  const report = await score({ mcp: { command: `node ${join(FIXTURES, "lowlevel-server.mjs")} internal` } }, { tiers: ["core"] });
+  expect(report.header.subject.label).toBe(`mcp:node ${join(FIXTURES, "lowlevel-server.mjs")} internal`);
+  expect(report.diagnosis.matches.map((m) => m.id)).toEqual(["s15"]);
 });
