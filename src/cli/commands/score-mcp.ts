@@ -13,6 +13,7 @@ import { makeDirectory } from "../../report/directory.js";
 import { parseTiers, readReportOrExplain, writeFailure } from "../arguments.js";
 import { UsageError } from "../errors.js";
 import { onInterrupt } from "../interrupt.js";
+import { sandboxLimits, subjectSandbox } from "../sandbox-options.js";
 import { checkBaseline, checkBaselineSettings, emitReports, reportInterrupted, scoreVerdict, type Output } from "../score-output.js";
 import type { ScoreFlags } from "./score-options.js";
 
@@ -33,7 +34,7 @@ export function namesMcp(flags: ScoreFlags): boolean {
 }
 
 export async function scoreMcpCommand(positional: string | undefined, flags: ScoreFlags, context: McpCommandContext): Promise<number> {
-  const endpoint = endpointOf(positional, flags);
+  const endpoint = endpointOf(positional, flags, context.output);
   const tiers = parseTiers(flags.tier, ["core"]);
   const scoring = { level: flags.level, tiers };
   const baseline = flags.baseline === undefined ? undefined : readReportOrExplain(flags.baseline, context.sign);
@@ -69,16 +70,18 @@ export async function scoreMcpCommand(positional: string | undefined, flags: Sco
   return baseline ? Math.max(code, checkBaseline(report, baseline, flags.baseline!)) : code;
 }
 
-function endpointOf(positional: string | undefined, flags: ScoreFlags): McpEndpoint {
+function endpointOf(positional: string | undefined, flags: ScoreFlags, output: Output): McpEndpoint {
   const others = [positional !== undefined && "a built-in subject", flags.subject !== undefined && "--subject", flags.module !== undefined && "--module", flags.mcp !== undefined && flags.mcpUrl !== undefined && "both --mcp and --mcp-url"].filter(Boolean);
   if (others.length > 0) throw new UsageError(`give one subject: --mcp or --mcp-url, not with ${others.join(", ")}`);
   if (flags.mcpHeader.length > 0 && flags.mcpUrl === undefined) throw new UsageError("--mcp-header goes with --mcp-url (a stdio server takes no headers)");
   if (flags.profile !== "ag02") throw new UsageError("an MCP server is scored under the ag02 profile only: drop --profile");
-  if (flags.sandbox !== "none") throw new UsageError("--sandbox is not yet supported with --mcp: run the server in a sandbox of your own");
   if (flags.mcp !== undefined) {
     if (flags.mcp.trim() === "") throw new UsageError("--mcp: the command is empty");
-    return { command: flags.mcp, ...(flags.submission !== undefined ? { cwd: flags.submission } : {}) };
+    // the same sandbox as a --subject command's: no network, its --submission folder only
+    const sandbox = subjectSandbox({ ...flags, subject: flags.mcp }, sandboxLimits(flags), output.reporters, output.jsonToStdout);
+    return { command: flags.mcp, ...(flags.submission !== undefined ? { cwd: flags.submission } : {}), ...(sandbox ? { sandbox } : {}) };
   }
+  if (flags.sandbox !== "none") throw new UsageError("--sandbox runs a command: a server at --mcp-url runs where it is");
   const url = flags.mcpUrl!;
   if (!/^https?:\/\//i.test(url)) throw new UsageError(`--mcp-url ${JSON.stringify(url)}: give an http:// or https:// URL`);
   return { url, headers: headersOf(flags.mcpHeader) };

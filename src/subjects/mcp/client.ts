@@ -2,6 +2,7 @@ import { httpTransport } from "./http-transport.js";
 import { Rpc, type Answer } from "./rpc.js";
 import { stdioTransport } from "./stdio-transport.js";
 import { McpStartError, type Transport } from "./transport.js";
+import type { Sandbox } from "../sandbox/common.js";
 
 // A minimal MCP client: what scoring a server's tools from outside needs, and nothing else.
 // initialize (offering the newest spec version first), notifications/initialized, tools/list with
@@ -11,7 +12,7 @@ import { McpStartError, type Transport } from "./transport.js";
 export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18"] as const;
 
 /** Where the server is: a command (stdio) or a URL (Streamable HTTP). */
-export type McpEndpoint = { command: string; cwd?: string; env?: Record<string, string | undefined> } | { url: string; headers?: Record<string, string> };
+export type McpEndpoint = { command: string; cwd?: string; env?: Record<string, string | undefined>; sandbox?: Sandbox } | { url: string; headers?: Record<string, string> };
 
 export interface ClientOptions {
   /** Each request's timeout, ms (default 10,000). */
@@ -76,7 +77,7 @@ export class McpClient {
   }
 
   private async start(): Promise<void> {
-    const transport: Transport = "command" in this.endpoint ? stdioTransport(this.endpoint.command, { ...(this.endpoint.cwd ? { cwd: this.endpoint.cwd } : {}), ...(this.endpoint.env ? { env: this.endpoint.env } : {}) }) : httpTransport(this.endpoint.url, { ...(this.endpoint.headers ? { headers: this.endpoint.headers } : {}) });
+    const transport: Transport = "command" in this.endpoint ? stdioTransport(this.endpoint.command, { ...(this.endpoint.cwd ? { cwd: this.endpoint.cwd } : {}), ...(this.endpoint.env ? { env: this.endpoint.env } : {}), ...(this.endpoint.sandbox ? { sandbox: this.endpoint.sandbox } : {}) }) : httpTransport(this.endpoint.url, { ...(this.endpoint.headers ? { headers: this.endpoint.headers } : {}) });
     this.rpc = new Rpc(transport);
     let refusal = "";
     for (const version of PROTOCOL_VERSIONS) {

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import type { Readable } from "node:stream";
+import { noSandbox } from "../sandbox/none.js";
+import type { Sandbox } from "../sandbox/common.js";
 import { McpStartError, Tail, type Transport } from "./transport.js";
 
 // MCP over stdio: the server is a child process (run through the shell, in its own process group
@@ -7,6 +10,8 @@ import { McpStartError, Tail, type Transport } from "./transport.js";
 export interface StdioOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
+  /** Where the server runs (default: no sandbox). */
+  sandbox?: Sandbox;
 }
 
 /** The most a single line from the server may hold before it is cut off as unreadable. */
@@ -19,15 +24,19 @@ export function stdioTransport(command: string, options: StdioOptions = {}): Tra
   const closeListeners: ((how: string) => void)[] = [];
   let closed = false;
   let stopping = false;
-  const child: ChildProcess = spawn(command, { shell: true, detached: true, stdio: ["pipe", "pipe", "pipe"], cwd: options.cwd, env: options.env ?? process.env });
+  const plan = (options.sandbox ?? noSandbox()).plan(command, { ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), env: options.env ?? process.env });
+  // a launcher that keeps fd 1 for itself (bwrap) hands the server's stdout on another descriptor
+  const stdio: ("pipe" | "ignore")[] = plan.stdoutFd === 1 ? ["pipe", "pipe", "pipe"] : ["pipe", "ignore", "pipe", ...Array<"ignore">(plan.stdoutFd - 3).fill("ignore"), "pipe"];
+  const child: ChildProcess = spawn(plan.file, plan.args, { shell: plan.shell, detached: true, stdio, cwd: plan.cwd, env: plan.env });
+  const stdout = child.stdio[plan.stdoutFd] as Readable;
   const ended = (how: string) => {
     if (closed) return;
     closed = true;
     if (!stopping) for (const listener of closeListeners) listener(how);
   };
   let buffer = "";
-  child.stdout!.setEncoding("utf8");
-  child.stdout!.on("data", (chunk: string) => {
+  stdout.setEncoding("utf8");
+  stdout.on("data", (chunk: string) => {
     buffer += chunk;
     let at: number;
     while ((at = buffer.indexOf("\n")) !== -1) {
@@ -44,7 +53,11 @@ export function stdioTransport(command: string, options: StdioOptions = {}): Tra
   child.stderr!.on("data", (chunk: string) => stderr.add(chunk));
   child.stdin!.on("error", () => {});
   child.on("error", (error) => ended(`the server could not be started: ${error.message}`));
-  child.on("exit", (code, signal) => ended(signal ? `the process was killed by ${signal}` : `the process exited with code ${code}`));
+  child.on("exit", (code, signal) => {
+    if (signal) ended(`the process was killed by ${signal}`);
+    else if (plan.signalAsExitCode && code !== null && code > 128) ended(`the process was killed by signal ${code - 128}`);
+    else ended(`the process exited with code ${code}`);
+  });
   return {
     send(text) {
       if (closed) return Promise.reject(new Error("the process has exited"));
