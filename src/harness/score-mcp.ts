@@ -73,7 +73,11 @@ export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}):
   let diagnosis = diagnose(run.results, scoring, options.diagnosis === false ? [] : mcpFingerprints(run.results));
   if (options.diagnosis === false && diagnosis.failing > 0) diagnosis = { ...diagnosis, matches: [], unexplained: failingIds(run.results, scoring), lines: ["no diagnosis (--no-diagnosis)"] };
   const flags = [...(options.flags ?? []), `mcp: protocol version ${hello.protocolVersion} (offered ${PROTOCOL_VERSIONS.join(", ")})`, ...run.notes.map((note) => `mcp: ${note}`)];
-  const report = buildReport(asRun, { ...scoring, profile: "ag02", filters, corpusRows: run.results.length, scores, diagnosis, diagnosed: options.diagnosis !== false, flags, ...(options.weighting ? { weighting: options.weighting } : {}) });
+  // a signal stopped the run: the rows answered, marked interrupted (never a baseline)
+  const signal = options.signal?.aborted ? String(options.signal.reason) : undefined;
+  const stopped = signal === undefined ? {} : { stopped: { cause: `interrupted (${signal})`, interrupted: signal, answered: run.results.length } };
+  if (signal !== undefined) diagnosis = { ...diagnosis, matches: [], unexplained: failingIds(run.results, scoring), lines: ["no diagnosis: the run was interrupted"] };
+  const report = buildReport(asRun, { ...scoring, profile: "ag02", filters, corpusRows: run.results.length, scores, diagnosis, diagnosed: options.diagnosis !== false && signal === undefined, flags, ...stopped, ...(options.weighting ? { weighting: options.weighting } : {}) });
   // a failing row shows what was sent and why it should have been refused, and how to rerun it alone
   const byId = new Map(run.rows.map((row) => [row.id, row]));
   for (const row of report.rows) {

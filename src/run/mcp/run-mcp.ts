@@ -143,9 +143,9 @@ async function restart(client: McpClient, notes: string[]): Promise<string | und
   }
 }
 
-type Record_ = (row: McpRow, checks: Check[], ms: number, error?: string) => void;
+type Recorder = (row: McpRow, checks: Check[], ms: number, error?: string) => void;
 
-async function serverRows(client: McpClient, wanted: (row: McpRow) => boolean, record: Record_, sent: Map<string, string>, notes: string[]): Promise<void> {
+async function serverRows(client: McpClient, wanted: (row: McpRow) => boolean, record: Recorder, sent: Map<string, string>, notes: string[]): Promise<void> {
   const unknown: McpRow = { id: "mcp-server/unknown-tool", section: "TestCallNeverPanics", tier: "core", rule: "call/unknown-tool", pitfalls: ["s11", "s15"], why: "a call of a tool that does not exist is refused, readably, and names the tool" };
   if (wanted(unknown)) {
     sent.set(unknown.id, `tools/call ${JSON.stringify({ name: UNKNOWN_TOOL, arguments: {} })}`);

@@ -100,3 +100,12 @@ test("the scoring API takes a server as { mcp }: the same report as score --mcp"
   expect(report.header.subject.label).toBe(`mcp:node ${join(FIXTURES, "lowlevel-server.mjs")} internal`);
   expect(report.diagnosis.matches.map((m) => m.id)).toEqual(["s15"]);
 });
+
+test("a run stopped by its signal reports the rows answered, marked interrupted", async () => {
+  const controller = new AbortController();
+  let seen = 0;
+  const report = await scoreMcp({ command: `node ${join(FIXTURES, "strict-server.mjs")}` }, { signal: controller.signal, onResult: () => ++seen === 10 && controller.abort("SIGINT") });
+  expect(report.rows.length).toBe(10);
+  expect(report.summary.stopped).toMatchObject({ interrupted: "SIGINT", answered: 10 });
+  expect(report.diagnosis.lines).toEqual(["no diagnosis: the run was interrupted"]);
+});
