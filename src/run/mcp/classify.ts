@@ -47,8 +47,10 @@ export function names(text: string, alternatives: readonly (readonly string[])[]
 
 function mentions(text: string, token: string): boolean {
   const escaped = token.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
-  const edge = /^\d+$/.test(token) ? "0-9" : "A-Za-z0-9_";
-  return new RegExp(`(?<![${edge}])${escaped}(?![${edge}])`, "u").test(text);
+  if (/^\d+$/.test(token)) return new RegExp(`(?<![0-9])${escaped}(?![0-9])`, "u").test(text);
+  // a name of one or two letters ("a", "id") is a word of any sentence: only quoted or in a path does it name a property
+  if (token.length <= 2) return new RegExp(`(?<=["'\`.\\[/])${escaped}(?=["'\`\\]:./[])|(?<=\\bat )${escaped}(?=$|[\\n,;)])`, "u").test(text);
+  return new RegExp(`(?<![A-Za-z0-9_])${escaped}(?![A-Za-z0-9_])`, "u").test(text);
 }
 
 /** The text content of a tools/call result: its text items joined by newlines, else its JSON. */

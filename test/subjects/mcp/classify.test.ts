@@ -55,6 +55,15 @@ describe("what naming the argument takes", () => {
     expect(names('"days" is required', days)).toBe(true);
     expect(names("holidays is required", days)).toBe(false);
   });
+  test("a name of one or two letters names a property only quoted or in a path, never as a word of the sentence", () => {
+    expect(names("expected a number", [["a"]])).toBe(false);
+    expect(names('"a": expected a number', [["a"]])).toBe(true);
+    expect(names("$.a: expected integer", [["a"]])).toBe(true);
+    expect(names('[{"path":["a"],"message":"Required"}]', [["a"]])).toBe(true);
+    // zod 4's wording, as the SDK passes it on
+    expect(names("Invalid input: expected number, received string at a", [["a"]])).toBe(true);
+    expect(names("not at a number", [["a"]])).toBe(false);
+  });
   test("an element is named with its array and its index", () => {
     expect(names("tags[1]: expected string", [["tags", "1"]])).toBe(true);
     expect(names("tags: expected string", [["tags", "1"]])).toBe(false);
