@@ -74,6 +74,8 @@ function endpointOf(positional: string | undefined, flags: ScoreFlags, output: O
   const others = [positional !== undefined && "a built-in subject", flags.subject !== undefined && "--subject", flags.module !== undefined && "--module", flags.mcp !== undefined && flags.mcpUrl !== undefined && "both --mcp and --mcp-url"].filter(Boolean);
   if (others.length > 0) throw new UsageError(`give one subject: --mcp or --mcp-url, not with ${others.join(", ")}`);
   if (flags.mcpHeader.length > 0 && flags.mcpUrl === undefined) throw new UsageError("--mcp-header goes with --mcp-url (a stdio server takes no headers)");
+  const corpusFlags = [flags.fresh !== undefined && "--fresh", flags.seed !== undefined && "--seed", flags.corpus !== undefined && "--corpus", flags.jsts !== undefined && "--jsts", flags.jobs !== undefined && "--jobs", flags.budget !== undefined && "--budget"].filter(Boolean);
+  if (corpusFlags.length > 0) throw new UsageError(`${corpusFlags.join(", ")} ${corpusFlags.length === 1 ? "does" : "do"} not apply to an MCP server: its rows are its own tools', sent one call at a time`);
   if (flags.profile !== "ag02") throw new UsageError("an MCP server is scored under the ag02 profile only: drop --profile");
   if (flags.mcp !== undefined) {
     if (flags.mcp.trim() === "") throw new UsageError("--mcp: the command is empty");

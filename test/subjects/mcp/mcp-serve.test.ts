@@ -49,6 +49,9 @@ describe("score --mcp on mcp-serve", () => {
     expect(oneLineError(both.stderr)).toContain("--mcp or --mcp-url");
     const header = cli("score", "--mcp", served(), "--mcp-header", "no colon");
     expect(header.code).toBe(2);
+    const fresh = cli("score", "--mcp", served(), "--fresh", "10");
+    expect(fresh.code).toBe(2);
+    expect(oneLineError(fresh.stderr)).toBe("tool-conformance: --fresh does not apply to an MCP server: its rows are its own tools', sent one call at a time");
     const dead = cli("score", "--mcp", `${process.execPath} -e "process.exit(5)"`, "--out", join(dir, "dead"));
     expect(dead.code).toBe(3);
     expect(oneLineError(dead.stderr)).toBe("tool-conformance: the MCP server did not start: the process exited with code 5");
