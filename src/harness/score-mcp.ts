@@ -1,17 +1,16 @@
+import type { Level, Row, Tier } from "../corpus/rows.js";
+import { UsageError } from "../errors.js";
 import { diagnose } from "../judge/diagnosis.js";
 import { failingIds, score } from "../judge/scoring.js";
+import type { Weighting } from "../judge/weighting.js";
 import { buildReport, buildStoppedReport, type Report } from "../report/report.js";
 import { oneLine, shellQuote } from "../report/reporters/text.js";
-import { runMcp } from "../run/mcp/run-mcp.js";
-import type { ScoreOptions } from "../run/outcome.js";
+import { runMcp, type McpRun } from "../run/mcp/run-mcp.js";
+import type { RowResult, ScoreOptions } from "../run/outcome.js";
 import type { Run } from "../run/runner.js";
 import { PROTOCOL_VERSIONS, type McpEndpoint } from "../subjects/mcp/client.js";
 import { SubjectError } from "../subjects/subject.js";
-import { UsageError } from "../errors.js";
 import { mcpFingerprints } from "./mcp-symptoms.js";
-import type { Level, Row, Tier } from "../corpus/rows.js";
-import type { Weighting } from "../judge/weighting.js";
-import type { RowResult } from "../run/outcome.js";
 import { SubjectStoppedError } from "./stopped.js";
 
 // An MCP server scored with no adapter: its own tools are the rows (run/mcp), judged and
@@ -45,7 +44,7 @@ export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}):
   const label = options.label ?? ("command" in endpoint ? `mcp:${endpoint.command}` : `mcp:${endpoint.url}`);
   const filters = options.filters?.length ? { ids: [...options.filters] } : {};
   const startedAt = new Date();
-  let run;
+  let run: McpRun;
   try {
     run = await runMcp(endpoint, { ...scoring, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}), ...(options.filters ? { filters: options.filters } : {}), ...(options.signal ? { signal: options.signal } : {}), ...(options.onResult ? { onResult: options.onResult } : {}) });
   } catch (error) {
