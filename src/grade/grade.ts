@@ -118,11 +118,11 @@ export type Outcome = (
  * rerun grades the submission again.
  */
 export function harnessFailure(report: Report): string | undefined {
-  const texts = [report.summary.stopped?.cause ?? "", ...report.rows.map((row) => row.error ?? "")];
-  const found = texts.find((text) => HARNESS_FAILURE.test(text));
-  return found === undefined ? undefined : oneLine(HARNESS_FAILURE.exec(found)![0]);
+  // only what the grader's own code recorded (the operating system's errno, bwrap's status):
+  // never words in a row's error or stderr, which the subject writes
+  const fault = report.summary.stopped?.graderFault ?? report.rows.find((row) => row.graderFault !== undefined)?.graderFault;
+  return fault === undefined ? undefined : oneLine(fault);
 }
-const HARNESS_FAILURE = /\bspawn \S+ (EAGAIN|ENOMEM|EMFILE|ENFILE)\b|\bbwrap: (Creating new namespace failed|Can't fork|Failed to make)[^\n;]*|exited with code 125 while answering "start"/;
 
 /** What a report must share with today's run to be kept: the settings that change the rows, their verdicts or the score. */
 function settingsOf(header: ReportHeader): string {
@@ -314,7 +314,7 @@ async function gradeOne(submission: Submission, options: GradeOptions, expected:
     }
   }
   try {
-    const outcome = await buildAndScore(submission, { ...options, work }, { started, folder, reportPath, failed });
+    const outcome = await buildAndScore(submission, { ...options, work, attempt: before }, { started, folder, reportPath, failed });
     // kept next time only while the submission holds the same files (as before the build, or as the build left them)
     if (outcome.status === "graded") writeSettings(folder, settingsRecord(submission, options, [...new Set([before, contentHash(submission.dir)])], inputs));
     return outcome;
@@ -331,7 +331,7 @@ function existingOf(folder: string): string {
 
 async function buildAndScore(
   submission: Submission,
-  options: GradeOptions & { work: string },
+  options: GradeOptions & { work: string; attempt: string },
   at: { started: number; folder: string; reportPath: string; failed: (reason: string) => Outcome },
 ): Promise<Outcome> {
   const { started, folder, reportPath, failed } = at;
@@ -382,6 +382,8 @@ async function buildAndScore(
     "--min-score=0",
     "--no-progress",
     `--jobs=${options.jobs}`,
+    // each version of the submission gets generated cases of its own (fresh.ts): none a student copied out comes back
+    `--attempt=${options.attempt}`,
     ...flagArgs,
     ...options.scoreArgs,
   ];

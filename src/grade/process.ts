@@ -91,6 +91,8 @@ export function buildPlan(command: string, dir: string, sandbox?: BuildSandbox):
   const plan = createSandbox({ mode: "bwrap", submission: dir, writable: true, binds: sandbox.binds ?? [], runtimes: sandbox.runtimes ?? [], hide: sandbox.hide ?? [], limits: sandbox.limits ?? {} }).plan(command);
   const argv = plan.shell ? ["/bin/sh", "-c", plan.file] : [plan.file, ...plan.args];
   // the sandbox takes the command's stdout on another descriptor: there, it is the log as well
-  const launch = plan.stdoutFd === 1 ? argv : ["/bin/sh", "-c", `exec ${plan.stdoutFd}>&1 && exec "$@"`, "sh", ...argv];
+  // (and its status descriptor, which only a subject's launch reads, goes nowhere)
+  const status = plan.statusFd === undefined ? "" : ` ${plan.statusFd}>/dev/null`;
+  const launch = plan.stdoutFd === 1 ? argv : ["/bin/sh", "-c", `exec ${plan.stdoutFd}>&1${status} && exec "$@"`, "sh", ...argv];
   return { argv: launch, cwd: plan.cwd ?? dir, env: plan.env, signalAsExitCode: plan.signalAsExitCode };
 }

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from "node:fs";
+import { tableFlag, tableSigns } from "../judge/table.js";
 import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadCorpus } from "../corpus/load.js";
@@ -8,13 +9,13 @@ import type { ReferenceApi } from "../subjects/handler.js";
 import type { RowResult, ScoreOptions } from "../run/outcome.js";
 import { buildReport, buildStoppedReport, type Report, type Rerun } from "../report/report.js";
 import { oneLine } from "../report/reporters/text.js";
-import { appliesTo, SECTIONS, type Level, type ProfileName, type Row, type Section, type Tier } from "../corpus/rows.js";
+import { appliesTo, SECTIONS, type Level, type Part, type ProfileName, type Row, type Section, type Tier } from "../corpus/rows.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, selectRows, type Run } from "../run/runner.js";
 import type { Sandbox } from "../subjects/sandbox/index.js";
 import { failingIds, score } from "../judge/scoring.js";
 import { inProcessSubject } from "../subjects/in-process.js";
 import { stdioSubject } from "../subjects/stdio.js";
-import { SubjectError, type Subject } from "../subjects/subject.js";
+import { graderFaultOf, SubjectError, type Subject } from "../subjects/subject.js";
 import type { Weighting } from "../judge/weighting.js";
 import { loadCatalog, MutantError } from "../mutants/catalog.js";
 import { mutantFingerprints } from "../mutants/fingerprints.js";
@@ -71,6 +72,8 @@ export interface ScoreSubjectOptions {
   weighting?: Weighting;
   /** Notes for the grader, kept in the report's summary. */
   flags?: readonly string[];
+  /** Parts whose rows no output shows but by status, rule and why (keyed --fresh cases: see secretRow). */
+  secretParts?: readonly Part[];
   /** Aborting it stops the run: the report then covers the rows answered, marked interrupted. */
   signal?: AbortSignal;
   /** Called with each row's result as it comes. */
@@ -108,7 +111,7 @@ export async function scoreSubject(spec: SubjectSpec, options: ScoreSubjectOptio
   const sections = filterList.filter((f) => (SECTIONS as readonly string[]).includes(f)) as Section[];
   const filters = { ...(sections.length ? { sections } : {}), ...(filterList.length ? { ids: filterList } : {}) };
   const corpusRows = corpus.filter((row) => appliesTo(row, profile)).length + generated.length;
-  const common = { profile, ...scoring, filters, corpusRows, rows, ...(options.rerun ? { rerun: options.rerun } : {}), ...(options.weighting ? { weighting: options.weighting } : {}), ...(options.flags ? { flags: options.flags } : {}) };
+  const common = { profile, ...scoring, filters, corpusRows, rows, ...(options.rerun ? { rerun: options.rerun } : {}), ...(options.weighting ? { weighting: options.weighting } : {}), ...(options.flags ? { flags: options.flags } : {}), ...(options.secretParts ? { secretParts: options.secretParts } : {}) };
   const answered = new Map<string, RowResult>();
   // rows in flight when the signal came were stopped, not answered
   const answeredCount = () => [...answered.values()].filter((r) => !(r.status === "errored" && r.error?.startsWith("interrupted ("))).length;
@@ -140,7 +143,8 @@ export async function scoreSubject(spec: SubjectSpec, options: ScoreSubjectOptio
     }
     // a whole report all the same: score 0 for what it never answered, the cause and the end of its stderr
     const cause = oneLine(error.message);
-    const stopped = { cause, ...(error.stderr ? { stderr: tailOf(error.stderr) } : {}) };
+    const fault = graderFaultOf(error);
+    const stopped = { cause, ...(error.stderr ? { stderr: tailOf(error.stderr) } : {}), ...(fault !== undefined ? { graderFault: fault } : {}) };
     throw new SubjectStoppedError(cause, buildStoppedReport({ ...common, label: labelOf(), answered, startedAt: startedAt.toISOString(), ms, stopped }));
   }
   if (options.label) run.label = options.label;
@@ -153,18 +157,26 @@ export async function scoreSubject(spec: SubjectSpec, options: ScoreSubjectOptio
   }
   let diagnosis: Diagnosis = diagnose(run.results, scoring, []);
   let diagnosed = true;
+  let flags = options.flags ?? [];
+  // a graded run (secret generated cases) is checked for a table of answers whatever --no-diagnosis says
+  const graded = (options.secretParts?.length ?? 0) > 0 && generated.length > 0;
+  const prints = diagnosis.failing > 0 && (options.diagnosis !== false || graded) ? await mutantFingerprints({ profile, corpus, generated }) : undefined;
+  if (prints !== undefined && prints.unavailable === undefined) {
+    // generated cases failed where the corpus's rows of the same pitfall pass: a table of answers
+    const table = tableFlag(tableSigns(run.results, scoring, prints.fingerprints));
+    if (table !== undefined) flags = [...flags, table];
+  }
   if (diagnosis.failing > 0 && options.diagnosis !== false) {
-    const prints = await mutantFingerprints({ profile, corpus, generated });
-    if (prints.unavailable === undefined) diagnosis = diagnose(run.results, scoring, prints.fingerprints);
+    if (prints!.unavailable === undefined) diagnosis = diagnose(run.results, scoring, prints!.fingerprints);
     else {
       diagnosed = false;
-      diagnosis = { ...diagnosis, matches: [], unexplained: failing, lines: [`no diagnosis: ${prints.unavailable}`] };
+      diagnosis = { ...diagnosis, matches: [], unexplained: failing, lines: [`no diagnosis: ${prints!.unavailable}`] };
     }
   } else if (diagnosis.failing > 0) {
     diagnosed = false;
     diagnosis = { ...diagnosis, matches: [], unexplained: failing, lines: ["no diagnosis (--no-diagnosis)"] };
   }
-  return buildReport(run, { ...common, scores, diagnosis, diagnosed, ...(run.stopped ? { stopped: run.stopped } : {}) });
+  return buildReport(run, { ...common, scores, diagnosis, diagnosed, ...(flags.length ? { flags } : {}), ...(run.stopped ? { stopped: run.stopped } : {}) });
 }
 
 /** The name a subject gets in reports when no label is given. */

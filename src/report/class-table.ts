@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { csvCell, markdownCell, markdownText } from "./reporters/inert.js";
 import { readFileSync, realpathSync } from "node:fs";
 import { pitfallLabel } from "../judge/diagnosis.js";
 import { flagsOf, withWeighting, type Report, type VerifiedReport } from "./report.js";
@@ -134,15 +135,10 @@ export function toCsv(table: ClassTable): string {
   return [head, ...body].map((cells) => cells.map(csvCell).join(",")).join("\r\n") + "\r\n";
 }
 
-/** RFC 4180 quoting; a text starting like a formula is prefixed with ' so a spreadsheet shows it as text. */
-function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 export function toMarkdown(table: ClassTable): string {
-  // labels and reasons come from reports: every character visible, nothing Markdown or HTML would read
-  const cell = (text: string) => oneLine(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|");
+  // labels, reasons and diagnoses come from reports and submissions: shown as text (inert.ts)
+  const cell = markdownCell;
   const percent = (p: number | undefined) => (p === undefined ? "·" : formatPercent(p));
   const columns = [...table.sections, ...table.parts.map((p) => `part ${p}`)];
   const row = (cells: string[]) => `| ${cells.join(" | ")} |`;
@@ -155,7 +151,7 @@ export function toMarkdown(table: ClassTable): string {
   ];
   // a status too long for its cell is given whole below the table
   const long = table.lines.filter((l) => shortStatus(l) !== statusText(l));
-  if (long.length > 0) out.push("", ...long.map((l) => `- ${cell(l.label)}: ${cell(statusText(l))}`));
+  if (long.length > 0) out.push("", ...long.map((l) => `- ${markdownText(l.label)}: ${markdownText(statusText(l))}`));
   return noWorkflowCommands(out.join("\n") + "\n");
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { markdownCell } from "./reporters/inert.js";
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pitfallLabel } from "../judge/diagnosis.js";
@@ -186,8 +187,9 @@ const percentOf = (x: number) => `${Math.floor(x * 1000) / 10}%`;
 
 /** The class view in Markdown, after the class table. */
 export function viewMarkdown(view: ClassView): string {
+  // our own words (mistakes, rules, rows) escaped; the students' names are theirs: shown inert (inert.ts)
   const cell = (text: string) => oneLine(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/([\\`*_[\]])/g, "\\$1");
-  const names = (list: readonly string[]) => list.map(cell).join(", ");
+  const names = (list: readonly string[]) => list.map(markdownCell).join(", ");
   const out: string[] = ["", "## Scores", "", `${view.students} students; median ${formatPercent(Math.floor(view.median * 100) / 100)}.`, "", "| score | students | who |", "| --- | ---: | --- |"];
   for (const d of view.distribution) if (d.students.length > 0) out.push(`| ${d.band} | ${d.students.length} ${"█".repeat(d.students.length)} | ${names(d.students)} |`);
   out.push("", "## Mistakes", "");
@@ -216,7 +218,7 @@ export function viewMarkdown(view: ClassView): string {
     if (view.alike!.length === 0) out.push("No pair.");
     else {
       out.push("| submission | submission | similarity |", "| --- | --- | ---: |");
-      for (const p of view.alike!) out.push(`| ${cell(p.a)} | ${cell(p.b)} | ${p.identical ? "identical files" : percentOf(p.similarity)} |`);
+      for (const p of view.alike!) out.push(`| ${markdownCell(p.a)} | ${markdownCell(p.b)} | ${p.identical ? "identical files" : percentOf(p.similarity)} |`);
     }
   }
   return out.join("\n") + "\n";

@@ -3,9 +3,9 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statS
 import { basename, dirname, join } from "node:path";
 import { PACKAGE_ROOT } from "../corpus/load.js";
 import { diagnose, type Diagnosis } from "../judge/diagnosis.js";
-import { resultOf, statusOf, STATUSES, type RowResult, type ScoreOptions, type Status } from "../run/outcome.js";
+import { partOf, resultOf, statusOf, STATUSES, type RowResult, type ScoreOptions, type Status } from "../run/outcome.js";
 import type { Implementation } from "../subjects/protocol.js";
-import { instanceTextOf, LEVELS, parametersTextOf, PARTS, PROFILES, profileNamed, schemaTextOf, SECTIONS, TIERS, type Level, type ProfileName, type Row, type Section, type SimpleStep, type Step, type Tier } from "../corpus/rows.js";
+import { instanceTextOf, LEVELS, parametersTextOf, PARTS, PROFILES, profileNamed, schemaTextOf, SECTIONS, TIERS, type Level, type Part, type ProfileName, type Row, type Section, type SimpleStep, type Step, type Tier } from "../corpus/rows.js";
 import type { Run } from "../run/runner.js";
 import { clipText, shellQuote } from "./reporters/text.js";
 import { failingIds, formatPercent, score, statusAt, type Scores } from "../judge/scoring.js";
@@ -67,6 +67,8 @@ export interface ReportRow extends RowResult {
   levels: Record<Level, Status>;
   /** For a row that did not pass: what a student needs to reproduce it. */
   repro?: Reproduction;
+  /** Set on a row of a secret part (secretRow): its inputs and answers are in no output. */
+  secret?: true;
 }
 
 /** What a row sends and why it matters, so that a failing row can be reproduced by hand. */
@@ -124,6 +126,8 @@ export interface Stopped {
   interrupted?: string;
   /** With `interrupted`: how many rows were answered before it. */
   answered?: number;
+  /** Set when the run stopped on the grader's side (markGraderFault): what the operating system said. */
+  graderFault?: string;
 }
 
 export interface ReportFooter {
@@ -209,6 +213,26 @@ export interface BuildOptions extends ScoreOptions {
   weighting?: Weighting;
   /** Notes for the grader (summary.flags). */
   flags?: readonly string[];
+  /** Parts whose rows a student must not see (keyed --fresh cases): each kept as secretRow says. */
+  secretParts?: readonly Part[];
+}
+
+/**
+ * A row of a secret part as every output shows it: its id, status, checks' verdicts (so every
+ * reader recomputes the same scores), rule and why; never what it sent, what the subject answered,
+ * its error's words or its stderr, which would let a student rebuild the case (a leak served to
+ * the whole class if the cases were the same for all).
+ */
+export function secretRow(row: ReportRow): ReportRow {
+  const { error, stderr: _stderr, repro, ...kept } = row;
+  const timeout = error === undefined ? undefined : /^no reply to .* within (\d+) ms/.exec(error);
+  return {
+    ...kept,
+    secret: true,
+    checks: row.checks.map((check) => ({ level: check.level, tier: check.tier, what: "a check of a generated case", pass: check.pass, expected: undefined, actual: undefined })),
+    ...(error !== undefined ? { error: timeout ? `no reply within ${timeout[1]} ms` : "the subject's answer broke the protocol or the process ended" } : {}),
+    ...(repro ? { repro: { why: repro.why } } : {}),
+  };
 }
 
 /**
@@ -300,13 +324,19 @@ export function buildReport(run: Run, options: BuildOptions): Report {
     // a passing check's actual is its expected: keep only what a reader needs
     const checks = result.checks.map((check) => (check.pass ? { level: check.level, tier: check.tier, what: check.what, pass: true, expected: undefined, actual: undefined } : check));
     const source = result.status === "passed" ? undefined : byId.get(result.id);
-    return capRow({ kind: "row", ...result, checks, levels, ...(source ? { repro: reproductionOf(source, options.rerun) } : {}) }, budget);
+    const row = capRow({ kind: "row", ...result, checks, levels, ...(source ? { repro: reproductionOf(source, options.rerun) } : {}) }, budget);
+    return options.secretParts?.includes(partOf(result)) ? secretRow(row) : row;
   });
+  // once a secret case was sent, the subject's stderr may carry it: the run's stderr is not kept then
+  // (a row of the corpus keeps its own: the corpus runs first, before any generated case)
+  const secretSent = run.results.some((result) => options.secretParts?.includes(partOf(result)) && result.error !== options.stopped?.cause);
+  const stderr = secretSent ? undefined : run.stderr;
+  const stopped: Stopped | undefined = options.stopped && secretSent ? (({ stderr: _, ...rest }) => rest)(options.stopped) : options.stopped;
   const report: Report = {
     header,
     rows,
     diagnosis: { kind: "diagnosis", available: options.diagnosed ?? true, ...options.diagnosis },
-    summary: { kind: "summary", scores: options.scores, ms: run.ms, ...(run.stderr !== undefined && !options.stopped ? { output: subjectText(run.stderr, SUBJECT_TEXT_CAPS.check) } : {}), ...(options.flags?.length ? { flags: [...options.flags] } : {}), ...(options.stopped ? { stopped: { ...options.stopped, cause: subjectText(options.stopped.cause, SUBJECT_TEXT_CAPS.check), ...(options.stopped.stderr !== undefined ? { stderr: subjectText(options.stopped.stderr, SUBJECT_TEXT_CAPS.check) } : {}) } } : {}) },
+    summary: { kind: "summary", scores: options.scores, ms: run.ms, ...(stderr !== undefined && !stopped ? { output: subjectText(stderr, SUBJECT_TEXT_CAPS.check) } : {}), ...(options.flags?.length ? { flags: [...options.flags] } : {}), ...(stopped ? { stopped: { ...stopped, cause: subjectText(stopped.cause, SUBJECT_TEXT_CAPS.check), ...(stopped.stderr !== undefined ? { stderr: subjectText(stopped.stderr, SUBJECT_TEXT_CAPS.check) } : {}) } } : {}) },
     footer: { kind: "footer", rows: rows.length, finishedAt: run.finishedAt },
   };
   return options.weighting ? withWeighting(report, options.weighting) : report;
@@ -348,6 +378,7 @@ export interface StoppedRunOptions extends ScoreOptions {
   rerun?: Rerun;
   weighting?: Weighting;
   flags?: readonly string[];
+  secretParts?: readonly Part[];
 }
 
 /**
@@ -381,6 +412,7 @@ export function buildStoppedReport(options: StoppedRunOptions): Report {
     stopped: options.stopped,
     ...(options.weighting ? { weighting: options.weighting } : {}),
     ...(options.flags ? { flags: options.flags } : {}),
+    ...(options.secretParts ? { secretParts: options.secretParts } : {}),
   });
   // the handshake never completed: say so rather than invent one
   delete report.header.subject.protocolVersion;

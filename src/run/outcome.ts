@@ -22,6 +22,8 @@ export interface RowResult {
   error?: string;
   /** Subject output on stderr around the row, for an errored row. */
   stderr?: string;
+  /** Set when the row errored on the grader's side (markGraderFault): what the operating system said. */
+  graderFault?: string;
   /** Set when the row ran twice: its first attempt timed out while the machine was starved (why). */
   retried?: string;
   ms: number;

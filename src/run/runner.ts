@@ -4,7 +4,7 @@ import { resultOf, statusOf, type RowResult, type ScoreOptions } from "./outcome
 import type { Send, StartReply } from "../subjects/protocol.js";
 import { makesMessageCheck, messageTierOf, rowsForProfile, type Level, type ProfileName, type Row, type Section, type Tier } from "../corpus/rows.js";
 import { runRow } from "./run-row.js";
-import { ProtocolError, SubjectError, type Session, type Subject } from "../subjects/subject.js";
+import { graderFaultOf, markGraderFault, ProtocolError, SubjectError, type Session, type Subject } from "../subjects/subject.js";
 
 // The runner: rows against a subject, several sessions at once, every row on its own.
 // A row that breaks the protocol, times out or crashes the subject is `errored` and the
@@ -264,7 +264,9 @@ async function runOne(row: Row, session: Session, send: Send, profile: ProfileNa
       retries.left--;
       return runOne(row, session, send, profile, score, retries, `its first attempt timed out while the machine was starved (${starved}): ${causeOf(error)}`);
     }
-    return withRetried(resultOf(row, "errored", [], ms, causeOf(error), stderr), retried);
+    const errored = resultOf(row, "errored", [], ms, causeOf(error), stderr);
+    const fault = graderFaultOf(error);
+    return withRetried(fault === undefined ? errored : { ...errored, graderFault: fault }, retried);
   }
 }
 
@@ -366,7 +368,9 @@ function tail(text: string, max = 2000): string {
 function asSubjectError(error: unknown, context: string): SubjectError {
   if (error instanceof SubjectError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new SubjectError(`${context}: ${message.split("\n")[0]}`);
+  const wrapped = new SubjectError(`${context}: ${message.split("\n")[0]}`);
+  const fault = graderFaultOf(error);
+  return fault === undefined ? wrapped : markGraderFault(wrapped, fault);
 }
 
 function elapsed(t0: number): number {

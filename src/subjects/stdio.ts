@@ -5,7 +5,7 @@ import { constants } from "node:os";
 import type { Body, StartReply } from "./protocol.js";
 import { PROTOCOL_VERSION } from "./protocol.js";
 import { checkMessage, explainMessage, type MessageKind } from "./protocol-schemas.js";
-import { ProtocolError, SubjectDied } from "./subject.js";
+import { markGraderFault, ProtocolError, SubjectDied } from "./subject.js";
 import { noSandbox } from "./sandbox/none.js";
 import type { Sandbox, SpawnPlan } from "./sandbox/common.js";
 import { SubjectError, type Session, type Subject } from "./subject.js";
@@ -176,6 +176,7 @@ class StdioSession implements Session {
       // the process exited or was killed: once its pipes close, its stderr is complete
       await child.ended(CLOSE_WAIT_MS);
       // a death of its own (not a kill of ours) is told apart: in a `concurrently` batch it is the implementation's answer
+      if (child.fault !== undefined) throw markGraderFault(rowError(messageOf(error), child), child.fault);
       if (child.died !== undefined) throw new SubjectDied(messageOf(error), child.died, child.stderrTail() || undefined);
       throw rowError(messageOf(error), child);
     }
@@ -207,7 +208,8 @@ class StdioSession implements Session {
       await child.stop();
       const stderr = child.stderrTail();
       const last = lastWords(stderr);
-      throw new SubjectError(`could not start ${JSON.stringify(this.command)}: ${reason}${last ? `; its stderr ends: ${last.slice(0, 300)}` : ""}`, stderr || undefined);
+      const error = new SubjectError(`could not start ${JSON.stringify(this.command)}: ${reason}${last ? `; its stderr ends: ${last.slice(0, 300)}` : ""}`, stderr || undefined);
+      throw child.fault === undefined ? error : markGraderFault(error, child.fault);
     };
     let line: string;
     try {
@@ -303,12 +305,23 @@ function rowError(message: string, child: Child): ProtocolError {
   return stderr ? Object.assign(error, { stderr }) : error;
 }
 
+/** The most of the sandbox's status a Child keeps: two short JSON lines are all bwrap writes. */
+const STATUS_MAX_CHARS = 4096;
+
 /** One subject process, in its own process group; one request in flight at a time. */
 class Child {
   /** Why the process can no longer be used (it exited, hung, flooded, broke the protocol); set once. */
   broken: string | undefined;
   /** How the process ended when it died on its own, before anything else broke it ("the process exited with code 66"). */
   died: string | undefined;
+  /**
+   * Set when the process failed on the grader's side, from the operating system's answer alone:
+   * the spawn failed with an errno, or the sandbox exited with a code before running the subject
+   * (its status descriptor never reported the command's exit). Never from what the subject wrote.
+   */
+  fault: string | undefined;
+  private exitCode: number | null = null;
+  private statusText = "";
   private readonly process: ChildProcess;
   private readonly pid: number | undefined;
   private exited = false;
@@ -330,6 +343,7 @@ class Child {
     private readonly settings: Settings,
   ) {
     const stdio: ("pipe" | "ignore")[] = plan.stdoutFd === 1 ? ["pipe", "pipe", "pipe"] : ["pipe", "ignore", "pipe", ...Array<"ignore">(plan.stdoutFd - 3).fill("ignore"), "pipe"];
+    if (plan.statusFd !== undefined) stdio[plan.statusFd] = "pipe";
     this.process = spawn(plan.file, plan.args, { shell: plan.shell, detached: true, stdio, cwd: plan.cwd, env: plan.env });
     this.pid = this.process.pid;
     if (this.pid !== undefined) track(this.pid);
@@ -346,7 +360,13 @@ class Child {
       }, STDOUT_END_GRACE_MS).unref();
     });
     stderr!.on("data", (chunk: Buffer) => this.onStderr(chunk));
+    const status = plan.statusFd === undefined ? undefined : (this.process.stdio[plan.statusFd] as Readable | null);
+    status?.on("data", (chunk: Buffer) => {
+      if (this.statusText.length < STATUS_MAX_CHARS) this.statusText += chunk.toString("utf8");
+    });
     this.process.on("error", (error) => {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === "string") this.fault = `spawn ${plan.file} ${code}`;
       this.breakWith(`the process could not be run: ${error.message}`);
       this.closed = true;
       if (this.pid !== undefined) untrack(this.pid);
@@ -359,11 +379,16 @@ class Child {
       if (this.pid !== undefined) untrack(this.pid);
       // pipes held open by a process outside the group must not keep us waiting
       setTimeout(() => {
-        for (const stream of [stdin, stdout, stderr]) stream?.destroy();
+        for (const stream of [stdin, stdout, stderr, status]) stream?.destroy();
       }, CLOSE_WAIT_MS / 2).unref();
+      this.exitCode = code;
       this.exitDescription = describeExit(code, signal, plan.signalAsExitCode);
     });
     this.process.on("close", () => {
+      // the launcher exited on its own, with a code, and never reported the subject's exit: it never ran it
+      if (status && this.exitCode !== null && this.exitCode !== 0 && !this.statusText.includes('"exit-code"')) {
+        this.fault ??= `the sandbox exited with code ${this.exitCode} before the subject ran`;
+      }
       this.closed = true;
       if (this.broken === undefined) this.died = this.exitDescription ?? "the process ended";
       this.breakWith(this.exitDescription ?? "the process ended");

@@ -35,6 +35,22 @@ export function describeImplementation(implementation: Implementation): string {
   return [implementation.name, implementation.version, `(${implementation.language})`].filter(Boolean).join(" ");
 }
 
+/**
+ * Marks `error` as the grader's own failure, never the subject's: its spawn failed with an errno
+ * (EAGAIN, ENOMEM), or its sandbox exited before the subject ran. Set only by the code that saw it
+ * happen, from the operating system's answer, never from text the subject wrote; `grade` sets such
+ * a report aside and grades the submission again.
+ */
+export function markGraderFault<E extends Error>(error: E, fault: string): E {
+  return Object.assign(error, { graderFault: fault });
+}
+
+/** The grader's failure an error carries (markGraderFault), if any. */
+export function graderFaultOf(error: unknown): string | undefined {
+  const fault = (error as { graderFault?: unknown } | null)?.graderFault;
+  return typeof fault === "string" ? fault : undefined;
+}
+
 /** A subject's reply that breaks the protocol: the row is errored, not failed. */
 export class ProtocolError extends Error {
   override name = "ProtocolError";

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
 import { harnessFailure } from "../../src/grade/grade.js";
+import { csvCell } from "../../src/report/reporters/inert.js";
 import { parseTemplate } from "../../src/grade/template.js";
 import { loadCorpus, PACKAGE_ROOT } from "../../src/corpus/load.js";
 import type { Body } from "../../src/subjects/protocol.js";
@@ -270,7 +271,7 @@ describe("no borrowed answers", () => {
     // in the student's own report, signed: every reader sees it, and merge (the distributed templates' end) too
     const verified = verifyReportFile(join(out, "carrier", "report.jsonl"), { key: readKeyFile(keyFile) });
     expect(verified.ok && verified.report.summary.flags).toEqual([expect.stringMatching(/^FLAGGED: carries 2 files of tool-conformance/)]);
-    expect(readFileSync(join(out, "carrier", "summary.md"), "utf8")).toMatch(/^> \*\*FLAGGED: carries 2 files/m);
+    expect(readFileSync(join(out, "carrier", "summary.md"), "utf8")).toMatch(/^> \*\*FLAGGED:\*\* `carries 2 files/m);
     expect(readFileSync(join(out, "honest", "summary.md"), "utf8")).not.toContain("FLAGGED");
     const merged = spawnSync(NODE, [MAIN, "merge", join(out, "carrier", "report.jsonl"), join(out, "honest", "report.jsonl"), "--key", keyFile, "--out", join(root, "merged")], { encoding: "utf8", timeout: 30_000 });
     expect(merged.status, merged.stderr).toBe(0);
@@ -301,8 +302,8 @@ describe("no borrowed answers", () => {
     const parts = run.report!.summary.scores.byPart;
     expect(parts.corpus!.percent).toBeGreaterThan(95);
     expect(parts.corpus!.percent - parts.fresh!.percent).toBeGreaterThanOrEqual(25);
-    expect(flagsOf(run.report!)).toEqual([expect.stringMatching(/^FLAGGED: fresh part [\d.]+% far below corpus part [\d.]+%$/)]);
-    expect(readFileSync(join(run.out, "summary.md"), "utf8")).toMatch(/^> \*\*FLAGGED: fresh part/m);
+    expect(flagsOf(run.report!)).toContainEqual(expect.stringMatching(/^FLAGGED: fresh part [\d.]+% far below corpus part [\d.]+%$/));
+    expect(readFileSync(join(run.out, "summary.md"), "utf8")).toMatch(/^> \*\*FLAGGED:\*\* `fresh part/m);
   });
 
   it("--fresh with --key: the seed comes from the key, the same for every run, and no output shows it", { timeout: 90_000 }, () => {
@@ -333,11 +334,13 @@ describe("templates and harness failures", () => {
     for (const build of [`sh -c 'cd "$1" && make' sh {dir}`, `make -C {dir} NAME={name}`, `echo "$(date)" {dir}`]) expect(() => parseTemplate(build, "--build"), build).not.toThrow();
   });
 
-  it("a report spoilt on the grader's side (spawn EAGAIN) is not the student's score: set aside and graded again", () => {
-    const report = { summary: { stopped: { cause: `could not start "python3 adapter.py": spawn /usr/bin/bwrap EAGAIN` } }, rows: [] } as unknown as Report;
+  it("a report spoilt on the grader's side (spawn EAGAIN) is not the student's score: set aside and graded again; the same words from the subject are its own", () => {
+    const report = { summary: { stopped: { cause: `could not start "python3 adapter.py": spawn /usr/bin/bwrap EAGAIN`, graderFault: "spawn /usr/bin/bwrap EAGAIN" } }, rows: [] } as unknown as Report;
     expect(harnessFailure(report)).toBe("spawn /usr/bin/bwrap EAGAIN");
-    const honest = { summary: { stopped: { cause: "the process exited with code 1" } }, rows: [{ error: "a wrong answer" }] } as unknown as Report;
-    expect(harnessFailure(honest)).toBeUndefined();
+    const row = { summary: {}, rows: [{ error: "no reply", graderFault: "the sandbox exited with code 1 before the subject ran" }] } as unknown as Report;
+    expect(harnessFailure(row)).toBe("the sandbox exited with code 1 before the subject ran");
+    const said = { summary: { stopped: { cause: `could not start: spawn /usr/bin/bwrap EAGAIN; bwrap: Can't fork` } }, rows: [{ error: "RuntimeError: spawn /bin/sh EAGAIN" }] } as unknown as Report;
+    expect(harnessFailure(said)).toBeUndefined();
   });
 });
 
@@ -468,7 +471,7 @@ describe("the GitHub Actions template, run here", () => {
     spawnSync(NODE, [MAIN, "score", "--subject", `python3 ${ADAPTER} ${join(repo, "submissions", "alice", "toolreg.py")}`, "--min-score", "0", "--reporter", "json", "--out", join(root, "alone"), "--no-progress"], { encoding: "utf8", timeout: 60_000 });
     const aloneTotal = formatPercent(readReport(join(root, "alone", "report.jsonl")).summary.scores.total.percent).replace("%", "");
     expect(totals, csv).toEqual([aloneTotal, aloneTotal, aloneTotal]);
-    expect(readFileSync(summary, "utf8")).toMatch(/\| mallory \|/);
+    expect(readFileSync(summary, "utf8")).toMatch(/\| `mallory` \|/);
   });
 });
 
@@ -516,3 +519,173 @@ describe("the Kubernetes template, run here", () => {
     for (const name of ["alice", "bob", "mallory"]) expect(csv, name).toMatch(new RegExp(`^${name},100,.*,ok,`, "m"));
   });
 });
+
+// Issue #29: a grade a student cannot inflate. Each attack is replayed as the student made it.
+describe("a grade a student cannot inflate", () => {
+  /** The table cheat's table: every request the shipped corpus sends, with the public reference's answer. */
+  async function recordTable(): Promise<string> {
+    const answers: Record<string, unknown> = {};
+    const byCmd: Record<string, unknown> = {};
+    const session = await inProcessSubject("reference").open("ag02");
+    const record = async (body: Body) => {
+      const reply = await session.send(body);
+      answers[canonical(body)] ??= reply;
+      byCmd[body.cmd] ??= reply;
+      return reply;
+    };
+    await record({ cmd: "start", version: 1, profile: "ag02" } as Body);
+    for (const row of rowsForProfile(loadCorpus(), "ag02")) await runRow(row, record, "ag02").catch(() => undefined);
+    return JSON.stringify({ answers, byCmd });
+  }
+  /** The honest Python registry with `required` and `additionalProperties: false` left out (s06 and s07 at once). */
+  const lazy = () =>
+    readFileSync(HONEST, "utf8")
+      .replace(/errors\.append\(ValidationError\(path, "missing required property %s" % quote\(name\)\)\)/, "pass")
+      .replace(/errors\.append\(ValidationError\(path, "unexpected property %s" % quote\(name\)\)\)/, "pass");
+  const keyOf = (hex: string) => {
+    const file = join(scratchDir("tc-red-key-"), "grading.key");
+    writeFileSync(file, hex.repeat(32) + "\n");
+    return file;
+  };
+  const graded = ["--runtime", "python3", "--fresh", "200", "--min-score", "0", "--jobs", "2"];
+
+  it("a table of the reference's answers in front of a registry that passes 90% of fresh cases is flagged, by pitfall; the same weak registry alone and the honest one are not", { timeout: 300_000 }, async () => {
+    const key = keyOf("3c");
+    const cheat = submission();
+    writeFileSync(join(cheat, "table.json"), await recordTable());
+    writeFileSync(join(cheat, "lazy.py"), lazy());
+    copyFileSync(ADAPTER, join(cheat, "adapter.py"));
+    const run = score(cheat, "python3 table-fallback.py", [...graded, "--key", key, "--reporter", "json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const parts = run.report!.summary.scores.byPart;
+    expect(parts.corpus!.percent).toBeGreaterThan(95);
+    // the total gap alone would not flag it: the fallback is good
+    expect(parts.corpus!.percent - parts.fresh!.percent).toBeLessThan(25);
+    expect(flagsOf(run.report!)).toEqual([expect.stringMatching(/^FLAGGED: corpus rows passed where generated cases of the same pitfall fail \((s06|s07): all \d+ corpus rows passed, \d+ of \d+ generated cases failed/)]);
+    // honest classmates: the weak registry alone (its own 90%-something), the honest one
+    for (const [name, code] of [["lazy", lazy()], ["honest", readFileSync(HONEST, "utf8")]] as const) {
+      const dir = submission();
+      writeFileSync(join(dir, "toolreg.py"), code);
+      copyFileSync(ADAPTER, join(dir, "adapter.py"));
+      const alone = score(dir, "python3 adapter.py toolreg.py", [...graded, "--key", key, "--reporter", "json"]);
+      expect(alone.code, alone.stderr).toBe(0);
+      expect(flagsOf(alone.report!), name).toEqual([]);
+      if (name === "lazy") expect(alone.report!.summary.scores.byPart.corpus!.percent).toBeLessThan(100);
+    }
+  });
+
+  it("the secret cases stay secret: a subject that packs each generated request into its answer and its stderr finds it in no output, and each attempt gets cases of its own", { timeout: 180_000 }, async () => {
+    const key = keyOf("4d");
+    const dir = submission();
+    writeFileSync(join(dir, "table.json"), await recordTable());
+    const run = score(dir, "python3 leak.py", [...graded, "--key", key, "--reporter", "json,markdown,html,junit,gradescope"]);
+    expect(run.code, run.stderr).toBe(0);
+    const fresh = run.report!.rows.filter((row) => row.part === "fresh");
+    expect(fresh.length).toBe(200);
+    expect(fresh.filter((row) => row.status !== "passed").length).toBeGreaterThan(100);
+    for (const [file, text] of Object.entries({ ...outputs(run.out), stderr: run.stderr, stdout: run.stdout })) expect(text.includes("LEAK:"), file).toBe(false);
+    // a failing generated case shows its status, rule and why, never what it sent
+    const failing = fresh.find((row) => row.status === "failed")!;
+    expect(failing.secret).toBe(true);
+    expect(failing.repro).toEqual({ why: expect.stringMatching(/^A case generated for this run/) });
+    expect(failing.rule).not.toMatch(/ on /);
+    // the next version of the submission is scored on other cases: a case copied out never comes back
+    const ids = (attempt: string) => {
+      const again = score(dir, "python3 leak.py", [...graded, "--key", key, "--attempt", attempt, "--filter", "fresh/*", "--no-diagnosis"]);
+      return again.report!.rows.map((row) => row.id);
+    };
+    const first = ids("a".repeat(64));
+    expect(ids("a".repeat(64))).toEqual(first);
+    const second = ids("b".repeat(64));
+    expect(second.filter((id) => first.includes(id)).length).toBeLessThan(10);
+  });
+
+  /** Markdown a renderer would make live, outside code spans and fences: images, links, autolinks, mentions, headings, HTML. */
+  function liveMarkdown(text: string): string[] {
+    let rest = text.replace(/^(`{3,})[^\n]*\n[\s\S]*?^\1\s*$/gm, "");
+    rest = rest.replace(/(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, "");
+    return [...rest.matchAll(/!\[|\]\(|https?:\/\/|www\.|@everyone|<img|<a |^\s*#{1,6} .*Regrade/gim)].map((m) => m[0]);
+  }
+
+  it("student text renders inert: Markdown, mentions and URLs on a subject's stderr and in a submission's name stay text in class.md and summary.md, from grade and merge; CSV cells never start a formula", { timeout: 120_000 }, () => {
+    const root = scratchDir("tc-red-md-");
+    const subs = join(root, "submissions");
+    const name = "@everyone www.evil.example";
+    mkdirSync(join(subs, name), { recursive: true });
+    writeFileSync(join(subs, name, "md.py"), [
+      "import sys",
+      "sys.stderr.write('![x](https://evil.example/x.png)\\n# Regrade here: your score was mis-recorded\\n[Regrade here](https://evil.example/regrade) @everyone https://evil.example\\nError: ![y](https://evil.example/y.png) [click](https://evil.example) @everyone\\n')",
+      "sys.exit(1)",
+    ].join("\n"));
+    const out = join(root, "grades");
+    const key = keyOf("5e");
+    const result = spawnSync(NODE, [MAIN, "grade", subs, "--subject", "python3 md.py", "--out", out, "--filter", "validate/type/*", "--key", key, "--reporter", "markdown"], { encoding: "utf8", timeout: 80_000 });
+    expect(result.status, result.stderr).not.toBe(2);
+    const classMd = readFileSync(join(out, "class.md"), "utf8");
+    expect(classMd).toContain("evil.example"); // the text is there, as text
+    expect(liveMarkdown(classMd)).toEqual([]);
+    const summary = readFileSync(join(out, name, "summary.md"), "utf8");
+    expect(summary).toContain("evil.example");
+    expect(liveMarkdown(summary)).toEqual([]);
+    const merged = spawnSync(NODE, [MAIN, "merge", join(out, name, "report.jsonl"), "--key", key, "--out", join(root, "merged")], { encoding: "utf8", timeout: 30_000 });
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(liveMarkdown(readFileSync(join(root, "merged", "class.md"), "utf8"))).toEqual([]);
+    // the checker itself sees live Markdown where there is some
+    expect(liveMarkdown("![x](https://a.example/x.png) @everyone")).toHaveLength(4);
+    // a spreadsheet reads no formula in the class table, however the text starts
+    expect(readFileSync(join(out, "class.csv"), "utf8")).toMatch(/^'@everyone www\.evil\.example,/m);
+    for (const text of ["=1+1", " =1+1", "\u3000=HYPERLINK(\"x\")", "＝1+1", "＋1", "－1", "＠x", "\t=1", "-x"]) expect(csvCell(text).replace(/^"/, ""), text).toMatch(/^'/);
+    for (const text of ["-3.5", "42", "plain", "a=b"]) expect(csvCell(text), text).toBe(text);
+  });
+
+  it("a student cannot make the grader blame itself: an honest registry whose fifth new_registry raises 'spawn /bin/sh EAGAIN' is graded as it answered; a sandbox that truly fails is set aside", { timeout: 120_000 }, () => {
+    const root = scratchDir("tc-red-eagain-");
+    const subs = join(root, "submissions");
+    mkdirSync(join(subs, "eagain"), { recursive: true });
+    const honest = readFileSync(HONEST, "utf8");
+    // the fifth registry the harness asks for raises the grader's own words
+    writeFileSync(join(subs, "eagain", "toolreg.py"), `${honest}\n_made = [0]\n_real_new_registry = new_registry\ndef new_registry(*args, **kwargs):\n    _made[0] += 1\n    if _made[0] == 5:\n        raise RuntimeError("spawn /bin/sh EAGAIN")\n    return _real_new_registry(*args, **kwargs)\n`);
+    copyFileSync(ADAPTER, join(subs, "eagain", "adapter.py"));
+    const out = join(root, "grades");
+    const args = ["--subject", "python3 adapter.py toolreg.py", "--out", out, "--filter", "TestRegisterRules", "--sandbox", "bwrap", "--runtime", "python3"];
+    const result = spawnSync(NODE, [MAIN, "grade", subs, ...args], { encoding: "utf8", timeout: 100_000 });
+    const csv = readFileSync(join(out, "class.csv"), "utf8");
+    expect(csv, result.stderr).not.toMatch(/grader failed/);
+    const report = readReport(join(out, "eagain", "report.jsonl"));
+    expect(report.rows.some((row) => row.status === "errored" && /EAGAIN/.test(row.error ?? ""))).toBe(true);
+    expect(harnessFailure(report)).toBeUndefined();
+    // a bwrap that exits before it runs anything (as bwrap does when it cannot fork): the grader's failure
+    const bin = join(root, "bin");
+    mkdirSync(bin);
+    const real = spawnSync("sh", ["-c", "command -v bwrap"], { encoding: "utf8" }).stdout.trim();
+    writeFileSync(join(bin, "bwrap"), `#!/bin/sh\ncase " $* " in *" --json-status-fd "*) echo "bwrap: Can't fork: Resource temporarily unavailable" >&2; exit 1;; esac\nexec ${real} "$@"\n`);
+    chmodSync(join(bin, "bwrap"), 0o755);
+    const out2 = join(root, "grades-2");
+    const failing = spawnSync(NODE, [MAIN, "grade", subs, ...args.map((a) => (a === out ? out2 : a))], { encoding: "utf8", timeout: 100_000, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    expect(readFileSync(join(out2, "class.csv"), "utf8"), failing.stderr).toMatch(/not graded: the grader failed \(the sandbox exited with code 1 before the subject ran\)/);
+  });
+
+  it("only stdin, stdout and stderr cross into the sandbox: a root-only log the grader's shell left open on fd 200 cannot be written from inside", { timeout: 60_000 }, () => {
+    const root = scratchDir("tc-red-fd-");
+    const log = join(root, "grader.log");
+    writeFileSync(log, "");
+    chmodSync(log, 0o600);
+    const dir = submission();
+    writeFileSync(join(dir, "fds.py"), [
+      "import os, sys",
+      "for fd in (20, 100, 200, 251):",
+      "    try:",
+      "        os.write(fd, b'WRITTEN-FROM-INSIDE-THE-SANDBOX uid=%d\\n' % os.getuid())",
+      "        sys.stderr.write('fd %d open\\n' % fd)",
+      "    except OSError:",
+      "        pass",
+      "sys.exit(1)",
+    ].join("\n"));
+    const command = `exec 200>>'${log}' 20>>'${log}' 100>>'${log}' 251>>'${log}'; exec ${JSON.stringify(NODE)} ${JSON.stringify(MAIN)} score --subject 'python3 fds.py' --submission '${dir}' --out '${join(root, "out")}' --sandbox bwrap --runtime python3 --reporter json --no-progress --min-score 0`;
+    const result = spawnSync("bash", ["-c", command], { encoding: "utf8", timeout: 50_000 });
+    expect(result.status, result.stderr).not.toBeNull();
+    expect(readFileSync(log, "utf8")).toBe("");
+    expect(JSON.stringify(readReport(join(root, "out", "report.jsonl")).summary)).not.toMatch(/fd \d+ open/);
+  });
+});
+

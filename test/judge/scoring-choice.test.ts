@@ -208,12 +208,12 @@ describe("merge: the class view", () => {
     const run = cli("merge", ...reports, "--out", join(root, "class"), "--weights", "default", "--submissions", subs);
     expect(run.code, run.stderr).toBe(0);
     const md = readFileSync(join(root, "class", "class.md"), "utf8");
-    expect(md).toMatch(/\| \*\*s19\*\* \(spec §2\.2, errors in discovery order\): .* \| 2 \| s19, s19b \|/);
+    expect(md).toMatch(/\| \*\*s19\*\* \(spec §2\.2, errors in discovery order\): .* \| 2 \| `s19`, `s19b` \|/);
     expect(md).not.toMatch(/\+\d/);
     expect(md).toContain("## Rules most students fail");
-    expect(md).toMatch(/\| s02 \| s11 \| identical files \|/);
-    expect(md).toMatch(/\| s02 \| s19 \| 9\d\.\d% \|/);
-    expect(md).not.toMatch(/s19b \| [\d.]+% \|$/m);
+    expect(md).toMatch(/\| `s02` \| `s11` \| identical files \|/);
+    expect(md).toMatch(/\| `s02` \| `s19` \| 9\d\.\d% \|/);
+    expect(md).not.toMatch(/s19b` \| [\d.]+% \|$/m);
     const html = readFileSync(join(root, "class", "class.html"), "utf8");
     expect(html).toContain("<h2>Mistakes</h2>");
     expect(html).toContain("identical files");

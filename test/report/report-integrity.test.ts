@@ -96,7 +96,7 @@ describe("recompute, never trust: a forged summary", () => {
     expect(bob).toMatchObject({ label: forged, total: "0", passed: "0", status: reason, report: forged });
     expect(stderr).toContain(`tool-conformance: ${forged}: ${reason} (score 0 in the class table)\n`);
     expect(stderr).toContain("tool-conformance: 1 of 2 reports refused\n");
-    expect(stdout).toMatch(/^\| alice \| 100% \|/m);
+    expect(stdout).toMatch(/^\| `alice` \| 100% \|/m);
     expect(stdout).not.toMatch(/\*\*100%\*\* \| forged/);
   });
 

@@ -50,6 +50,7 @@ export interface ScoreFlags extends ScoringFlags, SandboxFlags {
   mcp?: string;
   mcpUrl?: string;
   mcpHeader: string[];
+  attempt?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
@@ -97,5 +98,7 @@ export function addScoreOptions(command: Command): Command {
     .option("--budget <duration>", `the whole run's time limit, e.g. 60s or 5m, at most ${formatWait(MAX_WAIT_MS)}: past it, the rows not answered are errored with that cause and the report is written (default: none)`);
   // grade's own: a flag for the grader (this package found in the submission), kept in the signed report
   command.addOption(new Option("--flag <text>", "a note for the grader, kept in the report's summary (grade sets it)").hideHelp().argParser((value: string, previous: string[] = []) => [...previous, value]).default([]));
+  // grade's own: the submission's content hash, so that each version of it gets generated cases of its own
+  command.addOption(new Option("--attempt <hash>", "with --key and --fresh, what the seed is drawn from besides the key (grade sets it)").hideHelp());
   return withoutEmptyDefaults(addScoringOptions(command));
 }

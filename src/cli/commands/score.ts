@@ -87,10 +87,11 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   }
   // generated cases: the same for every subject scored with this seed, a part of their own
   if (flags.seed !== undefined && flags.fresh === undefined) throw new UsageError("--seed says what --fresh N generates from: give --fresh too");
-  // with --key and no --seed, the seed comes from the key: the same for every submission and rerun, and never printed
+  // with --key and no --seed, the seed comes from the key (and grade's --attempt): the same for every rerun of the same files, and never printed
   const keyed = flags.fresh !== undefined && flags.seed === undefined && sign.key !== undefined;
-  const fresh = flags.fresh === undefined ? undefined : { count: positiveInt(flags.fresh, "--fresh", MAX_FRESH)!, seed: flags.seed !== undefined ? parseSeed(flags.seed) : keyed ? seedFromKey(sign.key!) : newSeed() };
-  const selection: ScoreSubjectOptions = { profile: flags.profile, ...scoring, filters: flags.filter, extraRows: [...(imported?.rows ?? []), ...privateRows], ...(fresh ? { fresh } : {}) };
+  const fresh = flags.fresh === undefined ? undefined : { count: positiveInt(flags.fresh, "--fresh", MAX_FRESH)!, seed: flags.seed !== undefined ? parseSeed(flags.seed) : keyed ? seedFromKey(sign.key!, flags.attempt) : newSeed() };
+  // a keyed seed is the grader's secret, and so is every case it makes: no output shows their inputs
+  const selection: ScoreSubjectOptions = { profile: flags.profile, ...scoring, filters: flags.filter, extraRows: [...(imported?.rows ?? []), ...privateRows], ...(fresh ? { fresh } : {}), ...(keyed ? { secretParts: ["fresh"] } : {}) };
   // the rows are chosen (and a filter matching none refused) before anything runs or is written
   const { rows, corpus } = await rowsFor(selection);
 

@@ -44,6 +44,7 @@ export interface Difference {
  * exact errors say all the verdict and the paths say), and a registry row at most three.
  */
 export function differences(row: ReportRow, options: ScoreOptions, condensed = true): Difference[] {
+  if (row.secret) return [];
   let failing = row.checks.filter((check) => isActive(check, options) && !check.pass);
   if (condensed) {
     const stepless = failing.filter((check) => !/^step \d+/.test(check.what));
@@ -102,6 +103,7 @@ export function clip(text: string, max = 160): string {
 
 /** One line: why a row did not pass (`errors: expected ["$: …"]; actual (none)`). */
 export function reasonOf(row: ReportRow, options: ScoreOptions): string {
+  if (row.secret) return `${row.status === "errored" ? `errored (${oneLine(row.error ?? "no reply")})` : row.status} on a generated case testing ${oneLine(row.rule)}: its inputs and the answer are kept secret`;
   if (row.status === "errored") return `errored: ${oneLine(row.error ?? "no reply")}`;
   if (row.status === "skipped") return `not answerable: ${oneLine(row.error ?? "skipped")}`;
   const first = differences(row, options)[0];

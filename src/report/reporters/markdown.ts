@@ -5,12 +5,14 @@ import { formatPercent, type Tally } from "../../judge/scoring.js";
 import { countsLine, differences, failingRows, headlineText, optionsOf, partsOf, points, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, outputText, OUTPUT_HEADING } from "./common.js";
 import { describeWeighting } from "../../judge/weighting.js";
 import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
+import { markdownCell, markdownText } from "./inert.js";
 
 // Markdown fit for a CI job summary ($GITHUB_STEP_SUMMARY, GitLab, a PR comment): the headline,
 // a table per section and tier, the levels, the diagnosis, and the failing rows folded under
 // <details> with what reproduces each one and expected against actual. Bounded: at most
 // `maxBytes` (default under GitHub's 1 MiB step-summary limit), with a note of what was cut.
-// Every text is visible (a NUL reads `\u0000`); outside code blocks HTML and Markdown are escaped.
+// Every text is visible (a NUL reads `\u0000`); outside code blocks HTML and Markdown are escaped,
+// and text the subject or the submission controls is shown inert (inert.ts: a code span).
 
 export interface MarkdownOptions {
   /** Failing rows listed in the table and detailed (default 50). */
@@ -39,17 +41,18 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
 
   const weighted = report.summary.weighted;
   const headIcon = weighted ? (weighted.percent >= 100 ? "✅" : weighted.percent <= 0 ? "❌" : "⚠️") : icon(t);
-  out.push(`## ${headIcon} tool-conformance: ${inline(subjectLine(report))}: ${headlineText(report)}`);
+  out.push(`## ${headIcon} tool-conformance: ${markdownText(subjectLine(report))}: ${headlineText(report)}`);
   out.push("");
   out.push(`${inline(settingsLine(report))}. ${countsLine(t)}.`);
   out.push("");
   const stopped = stoppedText(report, maxText);
   if (stopped) {
-    out.push(`> **The run stopped:** ${inline(stopped.cause)}`);
+    out.push(`> **The run stopped:** ${markdownText(stopped.cause)}`);
     out.push("");
     if (stopped.stderr) out.push(`The end of ${stopped.from}:`, "", ...fence(stopped.stderr));
   }
-  for (const flag of flagsOf(report)) out.push(`> **${inline(flag)}**`, "");
+  // a flag may name files of the submission
+  for (const flag of flagsOf(report)) out.push(`> **${flag.startsWith("FLAGGED:") ? "FLAGGED:" : ""}** ${markdownText(flag.replace(/^FLAGGED:\s*/, ""))}`, "");
   const output = outputText(report, maxText);
   if (output) out.push(`${OUTPUT_HEADING}:`, "", ...fence(output));
   out.push(`| section | ${tiers.join(" | ")} | total | score |`);
@@ -104,7 +107,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     out.push("| row | section | tier | status | why it did not pass |");
     out.push("| --- | --- | --- | --- | --- |");
     for (const row of failing.slice(0, max)) {
-      out.push(`| \`${cellText(row.id)}\` | ${row.section} | ${row.tier} | ${row.status} | ${cellText(clipText(reasonOf(row, opts), 300))} |`);
+      out.push(`| ${markdownCell(row.id)} | ${row.section} | ${row.tier} | ${row.status} | ${markdownCell(clipText(reasonOf(row, opts), 300))} |`);
     }
     if (failing.length > max) out.push(`| … | | | | ${failing.length - max} more rows${elsewhere} |`);
     out.push("");
@@ -150,10 +153,10 @@ function detailsOf(row: ReportRow, report: Report, maxText: number): string[] {
       out.push(...fence(clipText(diff.expected, maxText)));
       out.push("actual:");
       out.push(...fence(clipText(diff.actual, maxText)));
-      if (diff.note) out.push(inline(diff.note), "");
+      if (diff.note) out.push(markdownText(diff.note), "");
     }
   } else {
-    out.push(inline(reasonOf(row, optionsOf(report))));
+    out.push(markdownText(reasonOf(row, optionsOf(report))));
     out.push("");
     if (row.stderr) out.push("subject stderr:", ...fence(visible(clipText(row.stderr.trimEnd(), maxText))));
   }
@@ -168,11 +171,6 @@ function fence(text: string, info = ""): string[] {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const bar = "`".repeat(longest + 1);
   return [`${bar}${info}`, text, bar, ""];
-}
-
-/** Text inside a table cell: no pipe, no newline, no HTML. */
-function cellText(text: string): string {
-  return html(oneLine(text)).replace(/\|/g, "\\|");
 }
 
 /** Text in a paragraph: HTML and Markdown punctuation neutralised. */

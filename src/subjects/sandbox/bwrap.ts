@@ -4,6 +4,7 @@ import { accessSync, chownSync, constants, existsSync, lstatSync, readdirSync, r
 import { delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { PACKAGE_ROOT } from "../../corpus/load.js";
 import { cgroupSupport, launchInGroup, makeCgroup, type CgroupSupport } from "./cgroup.js";
+import { closeInheritedDescriptors } from "./descriptors.js";
 import { DEFAULT_LIMITS, formatSize, SandboxError, shellLine, type Limits, type Sandbox } from "./common.js";
 import { runtimeBinds, SANDBOX_PATH } from "./runtime.js";
 
@@ -73,6 +74,8 @@ export function bwrapSandbox(options: BwrapOptions): Sandbox {
   ];
   const submission = checkedFolder(options.submission ?? process.cwd(), "--submission", hidden);
   const binds = (options.binds ?? []).map((path) => checkedBind(path, hidden));
+  // nothing but stdio crosses into the sandbox, whatever this process was started with
+  closeInheritedDescriptors();
   const probe = probeBwrap(bwrap);
   if (!probe.ok) throw new SandboxError(`--sandbox bwrap: bwrap cannot create a sandbox on this machine: ${probe.reason}`);
   const identity = probe.identity;
@@ -118,7 +121,9 @@ export function bwrapSandbox(options: BwrapOptions): Sandbox {
     mode: "bwrap",
     summary,
     plan(command) {
-      const argv = [bwrap, ...args, "/bin/sh", "-c", script, "sh", shellLine(command)];
+      // bwrap writes {"exit-code": N} on fd 4 when the sandboxed shell exits; if bwrap (or the launcher
+      // before it) exits without that line, the sandbox never ran the subject: the grader's failure
+      const argv = [bwrap, ...(probe.status ? ["--json-status-fd", String(STATUS_FD)] : []), ...args, "/bin/sh", "-c", script, "sh", shellLine(command)];
       const group = makeCgroup(cgroups, { maxProcesses: limits.maxProcesses + BWRAP_OWN_PROCESSES, memoryBytes: limits.memoryBytes });
       const launch = group ? launchInGroup(group, argv) : { file: bwrap, args: argv.slice(1) };
       return {
@@ -130,11 +135,15 @@ export function bwrapSandbox(options: BwrapOptions): Sandbox {
         env: { PATH: process.env.PATH ?? SANDBOX_PATH },
         // fd 1 of bwrap is /dev/null: bwrap keeps its own stdio open as long as it runs
         stdoutFd: 3,
+        ...(probe.status ? { statusFd: STATUS_FD } : {}),
         signalAsExitCode: true,
       };
     },
   };
 }
+
+/** The descriptor of bwrap on which it reports the sandboxed command's start and exit (bwrap --json-status-fd). */
+const STATUS_FD = 4;
 
 /** bwrap's own processes in a sandbox's group (bwrap, its init, the launching shell), over --max-processes. */
 const BWRAP_OWN_PROCESSES = 3;
@@ -251,7 +260,7 @@ export function findBwrap(): string | undefined {
   return undefined;
 }
 
-export type ProbeResult = { ok: true; size: boolean; identity: IdentityMode; reason?: string } | { ok: false; reason: string };
+export type ProbeResult = { ok: true; size: boolean; status: boolean; identity: IdentityMode; reason?: string } | { ok: false; reason: string };
 const probes = new Map<string, ProbeResult>();
 
 /**
@@ -265,6 +274,8 @@ export function probeBwrap(bwrap: string | undefined = findBwrap()): ProbeResult
   if (known) return known;
   const help = spawnSync(bwrap, ["--help"], { encoding: "utf8", timeout: 10_000 });
   const size = /--size\b/.test(`${help.stdout}${help.stderr}`);
+  // bwrap 0.5 and later report the sandboxed command's exit on --json-status-fd (see plan())
+  const status = /--json-status-fd\b/.test(`${help.stdout}${help.stderr}`);
   const trial = (identity: IdentityMode) => {
     const script = identity === "uid" ? `${limitScript(DEFAULT_LIMITS, UID_BASE - 1)}` : "exit 0";
     const args = [...baseArgs(DEFAULT_LIMITS, size, identity), "--remount-ro", "/", "/bin/sh", "-c", script, "sh", "cat /etc/shadow >/dev/null 2>&1 && exit 1; exit 0"];
@@ -276,7 +287,7 @@ export function probeBwrap(bwrap: string | undefined = findBwrap()): ProbeResult
   if (process.getuid?.() === 0 && process.env.TOOL_CONFORMANCE_SANDBOX_IDENTITY !== "userns") {
     why = failure(trial("uid"));
     if (why === undefined) {
-      result = { ok: true, size, identity: "uid" };
+      result = { ok: true, size, status, identity: "uid" };
       probes.set(bwrap, result);
       return result;
     }
@@ -284,7 +295,7 @@ export function probeBwrap(bwrap: string | undefined = findBwrap()): ProbeResult
   const run = spawnSync(bwrap, [...baseArgs(DEFAULT_LIMITS, size, "userns"), "--remount-ro", "/", "/bin/sh", "-c", "exit 0"], { encoding: "utf8", timeout: 10_000 });
   if (run.error) result = { ok: false, reason: run.error.message };
   else if (run.status !== 0) result = { ok: false, reason: (run.stderr.trim().split("\n").pop() ?? "").trim() || `it exited with code ${run.status ?? run.signal}` };
-  else result = { ok: true, size, identity: "userns", ...(why ? { reason: why } : {}) };
+  else result = { ok: true, size, status, identity: "userns", ...(why ? { reason: why } : {}) };
   probes.set(bwrap, result);
   return result;
 }

@@ -40,6 +40,13 @@ export interface SpawnPlan {
    */
   stdoutFd: number;
   /**
+   * The child's descriptor on which the launcher reports (bwrap's JSON status): its text holds
+   * `"exit-code"` once the command inside has run and exited. A launcher that exits with a code and
+   * never wrote it failed before the subject ran (a failure of the grader's, not the subject's).
+   * Always stdoutFd + 1.
+   */
+  statusFd?: number;
+  /**
    * Whether an exit code above 128 means the subject was killed by signal (code - 128): bwrap
    * exits so when the process it runs is killed (by a cap, for one).
    */
