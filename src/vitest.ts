@@ -9,6 +9,8 @@ import { inProcessSubject } from "./subjects/in-process.js";
 import { stdioSubject } from "./subjects/stdio.js";
 import type { Send } from "./subjects/protocol.js";
 import type { Session, Subject } from "./subjects/subject.js";
+import type { McpEndpoint } from "./subjects/mcp/client.js";
+import { runMcp } from "./run/mcp/run-mcp.js";
 
 // `tool-conformance/vitest`: the corpus as tests in your own vitest suite, the way validator
 // projects consume JSON-Schema-Test-Suite. One test a row, named by its id, grouped by the seed's
@@ -72,4 +74,43 @@ function failure(row: Row, failed: readonly Check[]): string {
   const lines = failed.map((c) => `${c.what} (${c.level}, ${c.tier})\n  expected ${JSON.stringify(c.expected)}\n  actual   ${JSON.stringify(c.actual)}`);
   const sends = row.kind === "validate" ? [`schema    ${schemaTextOf(row)}`, `arguments ${instanceTextOf(row.instance)}`] : row.kind === "compile" ? [`schema    ${schemaTextOf(row)}`] : [];
   return [...lines, `why       ${row.why}`, ...sends, `rerun     tool-conformance score … --filter ${row.id}`].join("\n");
+}
+
+export interface McpConformanceOptions {
+  /** The server: `{ command }` (stdio) or `{ url, headers? }` (Streamable HTTP). */
+  mcp: McpEndpoint;
+  /** Default core. */
+  tiers?: Tier[];
+  /** Default messages. */
+  level?: Level;
+  /** Row id globs (`mcp/get_weather/*`); default every row. */
+  filter?: string[];
+  /** Per request, ms (default 5 s). */
+  timeoutMs?: number;
+}
+
+/**
+ * Declares one test per row of an MCP server: `await` it at the top level of a test file, since
+ * its rows come from the server's own tools/list. The server is probed once, as the file is
+ * collected (only invalid arguments, docs/mcp.md); each test then says what its row found.
+ */
+export async function mcpConformanceSuite(options: McpConformanceOptions): Promise<void> {
+  const scoring = { level: options.level ?? "messages", tiers: options.tiers ?? (["core"] as Tier[]) };
+  const run = await runMcp(options.mcp, { ...scoring, ...(options.filter ? { filters: options.filter } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  const why = new Map(run.rows.map((row) => [row.id, row.why]));
+  for (const section of SECTIONS) {
+    const own = run.results.filter((result) => result.section === section);
+    if (own.length === 0) continue;
+    describe(section, () => {
+      for (const result of own) {
+        it(result.id, () => {
+          if (result.status === "passed") return;
+          const failed = result.checks.filter((c) => !c.pass && isActive(c, scoring));
+          const lines = failed.map((c) => `${c.what} (${c.level}, ${c.tier})\n  expected ${JSON.stringify(c.expected)}\n  actual   ${JSON.stringify(c.actual)}`);
+          const sent = run.sent.get(result.id);
+          throw new Error([...lines, ...(result.error ? [`errored   ${result.error}`] : []), `why       ${why.get(result.id) ?? ""}`, ...(sent ? [`sent      ${sent}`] : [])].join("\n"));
+        });
+      }
+    });
+  }
 }

@@ -21,6 +21,9 @@ import { loadCatalog, MutantError } from "../mutants/catalog.js";
 import { mutantFingerprints } from "../mutants/fingerprints.js";
 import { loadMutant } from "../mutants/load.js";
 import { freshRows } from "../fuzz/fresh.js";
+import type { McpEndpoint } from "../subjects/mcp/client.js";
+import { scoreMcp } from "./score-mcp.js";
+import { SubjectStoppedError } from "./stopped.js";
 
 // The scoring API: one subject, scored against the corpus, as one report object. `score`, `grade`
 // (through score), `fuzz`'s subjects, the implementations table and user code all go through here;
@@ -32,7 +35,9 @@ export type SubjectSpec =
   | `mutant:${string}`
   | { command: string; cwd?: string; sandbox?: Sandbox }
   | { module: string }
-  | { subject: Subject };
+  | { subject: Subject }
+  /** An MCP server, reached with no adapter: its own tools are the rows (docs/mcp.md). */
+  | { mcp: McpEndpoint };
 
 export interface ScoreSubjectOptions {
   /** The contract: ag02 (seed 000, the default) or lesson (seed 001). */
@@ -75,15 +80,7 @@ export interface ScoreSubjectOptions {
   onResult?: (result: RowResult) => void;
 }
 
-/** The subject could not start, or kept failing: the report of what it answered is attached. */
-export class SubjectStoppedError extends SubjectError {
-  constructor(
-    message: string,
-    readonly report: Report,
-  ) {
-    super(message);
-  }
-}
+export { SubjectStoppedError };
 
 /** The corpus rows a run selects, and the generated ones, for these options; a usage error when none. */
 export async function rowsFor(options: ScoreSubjectOptions = {}): Promise<{ rows: Row[]; corpus: Row[]; generated: Row[] }> {
@@ -106,6 +103,7 @@ export async function rowsFor(options: ScoreSubjectOptions = {}): Promise<{ rows
  * the report of what it answered (every other row errored with the cause).
  */
 export async function scoreSubject(spec: SubjectSpec, options: ScoreSubjectOptions = {}): Promise<Report> {
+  if (typeof spec === "object" && "mcp" in spec) return scoreMcp(spec.mcp, { ...options, ...(typeof options.rerun === "string" ? { rerun: options.rerun } : { rerun: undefined }) });
   const profile = options.profile ?? "ag02";
   const scoring: ScoreOptions = { level: options.level ?? "messages", tiers: options.tiers ?? ["core"] };
   const { rows, corpus, generated } = options.rows ? { rows: options.rows, corpus: options.rows.filter((row) => row.part !== "fresh"), generated: options.rows.filter((row) => row.part === "fresh") } : await rowsFor(options);
@@ -186,6 +184,7 @@ function labelOfSpec(spec: SubjectSpec): string {
   if (typeof spec === "string") return spec;
   if ("command" in spec) return spec.command;
   if ("module" in spec) return `module:${spec.module}`;
+  if ("mcp" in spec) return "command" in spec.mcp ? `mcp:${spec.mcp.command}` : `mcp:${spec.mcp.url}`;
   return spec.subject.label;
 }
 
@@ -199,6 +198,7 @@ export async function resolveSubject(spec: SubjectSpec, profile: ProfileName, ti
     return { subject, guardMs: (timeoutMs ?? 5_000) + 5_000 };
   }
   if (typeof spec === "object" && "module" in spec) return { subject: await moduleSubject(spec.module), guardMs: inProcessGuard };
+  if (typeof spec === "object" && "mcp" in spec) throw new UsageError("an MCP server is scored by scoreMcp, not as a protocol subject");
   if (typeof spec === "object") return { subject: spec.subject, guardMs: inProcessGuard };
   if (spec === "reference") return { subject: inProcessSubject("reference"), guardMs: inProcessGuard };
   const match = /^mutant:(s\d{2,})$/.exec(spec);

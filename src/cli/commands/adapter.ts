@@ -28,7 +28,8 @@ export function register(program: Command): void {
     });
 }
 
-async function mutantApi(id: string): Promise<ReferenceApi> {
+/** A built mutant's API, checked against its source; a usage error when it is not built or is stale. */
+export async function mutantApi(id: string): Promise<ReferenceApi> {
   if (!/^s\d{2,}$/.test(id)) throw new UsageError(`--mutant: ${JSON.stringify(id)} is not a mutant id (s01, s02, ...)`);
   try {
     const mutant = loadCatalog().find((m) => m.id === id);

@@ -47,6 +47,9 @@ export interface ScoreFlags extends ScoringFlags, SandboxFlags {
   seed?: string;
   budget?: string;
   flag: string[];
+  mcp?: string;
+  mcpUrl?: string;
+  mcpHeader: string[];
   attempt?: string;
 }
 
@@ -57,6 +60,9 @@ export function addScoreOptions(command: Command): Command {
   command
     .option("--subject <command>", "a command speaking the stdio protocol (conformance/PROTOCOL.md), run through the shell")
     .option("--module <path>", "a JavaScript module exporting the reference's API (compile, Registry, newTool, …), loaded in-process")
+    .option("--mcp <command>", "an MCP server started by this command (stdio), scored with no adapter: only invalid arguments are sent (docs/mcp.md)")
+    .option("--mcp-url <url>", "an MCP server reached over Streamable HTTP at this URL, scored with no adapter (docs/mcp.md)")
+    .addOption(new Option("--mcp-header <header>", 'with --mcp-url, a request header "NAME: VALUE" (a token); repeatable').argParser((value: string, previous: string[] = []) => [...previous, value]).default([]))
     .option("--label <name>", "the subject's name in reports (default: the command, module or built-in name); merge uses it")
     .addOption(profileOption())
     .option("--tier <tiers>", `tiers to score, repeatable or comma-separated: ${TIERS.join(", ")}, or all (default: core, what the spec fixes; the demo: all)`, collect, [])

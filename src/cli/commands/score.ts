@@ -23,6 +23,7 @@ import { rerunCommand } from "../rerun.js";
 import { sandboxLimits, subjectSandbox } from "../sandbox-options.js";
 import { checkBaseline, checkBaselineSettings, checkStdoutReporters, emitReports, reportInterrupted, reportPrivateRows, scoreVerdict, type Output } from "../score-output.js";
 import { weightingFrom } from "../scoring-options.js";
+import { namesMcp, scoreMcpCommand } from "./score-mcp.js";
 import { addScoreOptions, MAX_FRESH, MAX_JOBS, MAX_POINTS, MAX_TIMEOUT_MS, type ScoreFlags } from "./score-options.js";
 
 // `tool-conformance score`: scores one subject against the corpus and writes its reports;
@@ -60,6 +61,7 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   const reporters = parseReporters(flags.out === "-" && !asked.includes("json") ? [...asked, "json"] : asked, ["terminal"]);
   if (jsonToStdout) checkStdoutReporters(reporters, flags.out === "-");
   const output: Output = { reporters, out: flags.out, jsonToStdout, sign, gradescope: { per: flags.gradescopePer, points, visibility: flags.gradescopeVisibility, stdoutVisibility: flags.gradescopeStdoutVisibility } };
+  if (namesMcp(flags)) return scoreMcpCommand(positional, flags, { output, minScore, timeoutMs, weighting, sign });
   const given = subjectSpecOf(positional, flags) === undefined ? 0 : 1;
   // a built-in subject that cannot be scored here is refused before anything is written
   const mutantId = positional === undefined ? undefined : /^mutant:(s\d{2,})$/.exec(positional)?.[1];

@@ -1,0 +1,112 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { SubjectStoppedError } from "../../harness/stopped.js";
+import { scoreMcp } from "../../harness/score-mcp.js";
+import type { Weighting } from "../../judge/weighting.js";
+import { verifyReportFile, markRunStarted, type ReadOptions, type Report, type SignOptions } from "../../report/report.js";
+import { REPORT_FILES } from "../../report/reporters/names.js";
+import { noWorkflowCommands, shellQuote } from "../../report/reporters/text.js";
+import { INTERRUPTED_REPORT_FILE } from "../../report/write-reports.js";
+import type { McpEndpoint } from "../../subjects/mcp/client.js";
+import { SubjectError } from "../../subjects/subject.js";
+import { makeDirectory } from "../../report/directory.js";
+import { parseTiers, readReportOrExplain, writeFailure } from "../arguments.js";
+import { UsageError } from "../errors.js";
+import { onInterrupt } from "../interrupt.js";
+import { sandboxLimits, subjectSandbox } from "../sandbox-options.js";
+import { checkBaseline, checkBaselineSettings, emitReports, reportInterrupted, scoreVerdict, type Output } from "../score-output.js";
+import type { ScoreFlags } from "./score-options.js";
+
+// `score --mcp "COMMAND"` / `--mcp-url URL`: an MCP server scored with no adapter. The same
+// reports, thresholds and baseline as any subject; the rows are the server's own (docs/mcp.md).
+
+export interface McpCommandContext {
+  output: Output;
+  minScore: number | undefined;
+  timeoutMs: number | undefined;
+  weighting: Weighting;
+  sign: SignOptions & ReadOptions;
+}
+
+/** Whether the flags name an MCP server. */
+export function namesMcp(flags: ScoreFlags): boolean {
+  return flags.mcp !== undefined || flags.mcpUrl !== undefined;
+}
+
+export async function scoreMcpCommand(positional: string | undefined, flags: ScoreFlags, context: McpCommandContext): Promise<number> {
+  const endpoint = endpointOf(positional, flags, context.output);
+  const tiers = parseTiers(flags.tier, ["core"]);
+  const scoring = { level: flags.level, tiers };
+  const baseline = flags.baseline === undefined ? undefined : readReportOrExplain(flags.baseline, context.sign);
+  if (baseline) checkBaselineSettings(baseline, flags.baseline!, { profile: "ag02", ...scoring });
+  const { output } = context;
+  if (output.reporters.includes("json") && !output.jsonToStdout) markStarted(output.out);
+  const rerun = ["tool-conformance", "score", ...("command" in endpoint ? ["--mcp", shellQuote(endpoint.command)] : ["--mcp-url", shellQuote(endpoint.url)]), "--tier", tiers.join(","), ...(flags.level !== "messages" ? ["--level", flags.level] : [])].join(" ");
+  const interrupt = onInterrupt();
+  let report: Report;
+  try {
+    report = await scoreMcp(endpoint, {
+      ...scoring,
+      filters: flags.filter,
+      ...(context.timeoutMs !== undefined ? { timeoutMs: context.timeoutMs } : {}),
+      ...(flags.label !== undefined ? { label: flags.label } : {}),
+      diagnosis: flags.diagnosis,
+      weighting: context.weighting,
+      flags: flags.flag,
+      signal: interrupt.signal,
+      rerun,
+    });
+  } catch (error) {
+    if (!(error instanceof SubjectStoppedError)) throw error;
+    await emitReports(error.report, output);
+    throw new SubjectError(noWorkflowCommands(error.message));
+  } finally {
+    interrupt.done();
+  }
+  if (report.summary.stopped?.interrupted !== undefined) return await reportInterrupted(report, report.rows.length, output);
+  await emitReports(report, output);
+  if (output.reporters.includes("json") && !output.jsonToStdout) rmSync(join(output.out, INTERRUPTED_REPORT_FILE), { force: true });
+  const code = scoreVerdict(report, context.minScore, output.reporters);
+  return baseline ? Math.max(code, checkBaseline(report, baseline, flags.baseline!)) : code;
+}
+
+function endpointOf(positional: string | undefined, flags: ScoreFlags, output: Output): McpEndpoint {
+  const others = [positional !== undefined && "a built-in subject", flags.subject !== undefined && "--subject", flags.module !== undefined && "--module", flags.mcp !== undefined && flags.mcpUrl !== undefined && "both --mcp and --mcp-url"].filter(Boolean);
+  if (others.length > 0) throw new UsageError(`give one subject: --mcp or --mcp-url, not with ${others.join(", ")}`);
+  if (flags.mcpHeader.length > 0 && flags.mcpUrl === undefined) throw new UsageError("--mcp-header goes with --mcp-url (a stdio server takes no headers)");
+  const corpusFlags = [flags.fresh !== undefined && "--fresh", flags.seed !== undefined && "--seed", flags.corpus !== undefined && "--corpus", flags.jsts !== undefined && "--jsts", flags.jobs !== undefined && "--jobs", flags.budget !== undefined && "--budget"].filter(Boolean);
+  if (corpusFlags.length > 0) throw new UsageError(`${corpusFlags.join(", ")} ${corpusFlags.length === 1 ? "does" : "do"} not apply to an MCP server: its rows are its own tools', sent one call at a time`);
+  if (flags.profile !== "ag02") throw new UsageError("an MCP server is scored under the ag02 profile only: drop --profile");
+  if (flags.mcp !== undefined) {
+    if (flags.mcp.trim() === "") throw new UsageError("--mcp: the command is empty");
+    // the same sandbox as a --subject command's: no network, its --submission folder only
+    const sandbox = subjectSandbox({ ...flags, subject: flags.mcp }, sandboxLimits(flags), output.reporters, output.jsonToStdout);
+    return { command: flags.mcp, ...(flags.submission !== undefined ? { cwd: flags.submission } : {}), ...(sandbox ? { sandbox } : {}) };
+  }
+  if (flags.sandbox !== "none") throw new UsageError("--sandbox runs a command: a server at --mcp-url runs where it is");
+  const url = flags.mcpUrl!;
+  if (!/^https?:\/\//i.test(url)) throw new UsageError(`--mcp-url ${JSON.stringify(url)}: give an http:// or https:// URL`);
+  return { url, headers: headersOf(flags.mcpHeader) };
+}
+
+/** `--mcp-header "NAME: VALUE"`, each once. */
+export function headersOf(values: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const value of values) {
+    const at = value.indexOf(":");
+    const name = at === -1 ? "" : value.slice(0, at).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--mcp-header ${JSON.stringify(value)}: write it as "NAME: VALUE"`);
+    headers[name.toLowerCase()] = value.slice(at + 1).trim();
+  }
+  return headers;
+}
+
+function markStarted(out: string): void {
+  const reportPath = join(out, REPORT_FILES.json);
+  try {
+    makeDirectory(out);
+    if (!verifyReportFile(reportPath).ok) markRunStarted(reportPath, new Date().toISOString());
+  } catch (error) {
+    throw new UsageError(`cannot write the reports under --out ${out}: ${writeFailure(error)}`);
+  }
+}

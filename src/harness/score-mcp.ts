@@ -1,0 +1,89 @@
+import type { Level, Row, Tier } from "../corpus/rows.js";
+import { UsageError } from "../errors.js";
+import { diagnose } from "../judge/diagnosis.js";
+import { failingIds, score } from "../judge/scoring.js";
+import type { Weighting } from "../judge/weighting.js";
+import { buildReport, buildStoppedReport, type Report } from "../report/report.js";
+import { oneLine, shellQuote } from "../report/reporters/text.js";
+import { runMcp, type McpRun } from "../run/mcp/run-mcp.js";
+import type { RowResult, ScoreOptions } from "../run/outcome.js";
+import type { Run } from "../run/runner.js";
+import { PROTOCOL_VERSIONS, type McpEndpoint } from "../subjects/mcp/client.js";
+import { SubjectError } from "../subjects/subject.js";
+import { mcpFingerprints } from "./mcp-symptoms.js";
+import { SubjectStoppedError } from "./stopped.js";
+
+// An MCP server scored with no adapter: its own tools are the rows (run/mcp), judged and
+// diagnosed like any subject's, into the same report every reporter renders.
+
+/** The scoring API's options that apply to a server (score-subject.ts says what each means). */
+export interface McpOptions {
+  tiers?: Tier[];
+  level?: Level;
+  /** Globs over row ids (`mcp/get_weather/*`). */
+  filters?: string[];
+  /** Each request's timeout, ms (default 5,000): past it, the call is classed hung. */
+  timeoutMs?: number;
+  /** initialize's timeout, ms (default 60,000: npx may install the server first). */
+  startTimeoutMs?: number;
+  label?: string;
+  weighting?: Weighting;
+  flags?: readonly string[];
+  signal?: AbortSignal;
+  onResult?: (result: RowResult) => void;
+  diagnosis?: boolean;
+  /** The command that reruns one row: `--filter ID` completes it. */
+  rerun?: string;
+}
+
+/** The row of a server that could not be started or listed: errored with the cause. */
+const START_ROW: Row = { kind: "compile", id: "mcp-server/start", section: "TestCallNeverPanics", tier: "core", rule: "mcp/start", pitfalls: [], why: "the server starts, initializes and lists its tools", schema: {}, expect: { ok: true } };
+
+export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}): Promise<Report> {
+  const scoring: ScoreOptions = { level: options.level ?? "messages", tiers: options.tiers ?? ["core"] };
+  const label = options.label ?? ("command" in endpoint ? `mcp:${endpoint.command}` : `mcp:${endpoint.url}`);
+  const filters = options.filters?.length ? { ids: [...options.filters] } : {};
+  const startedAt = new Date();
+  let run: McpRun;
+  try {
+    run = await runMcp(endpoint, { ...scoring, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}), ...(options.filters ? { filters: options.filters } : {}), ...(options.signal ? { signal: options.signal } : {}), ...(options.onResult ? { onResult: options.onResult } : {}) });
+  } catch (error) {
+    if (!(error instanceof SubjectError)) throw error;
+    const cause = oneLine(error.message);
+    const stopped = { cause, ...(error.stderr ? { stderr: error.stderr.slice(-4_000) } : {}) };
+    // one row stands for the server's: a server that never answered scores 0, not 100% of nothing
+    const report = buildStoppedReport({ ...scoring, profile: "ag02", filters, corpusRows: 1, label, rows: [START_ROW], startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped, ...(options.flags ? { flags: options.flags } : {}) });
+    for (const row of report.rows) row.repro = { why: START_ROW.why };
+    throw new SubjectStoppedError(cause, report);
+  }
+  if (options.filters?.length && run.results.length === 0) throw new UsageError(`--filter ${options.filters.map((f) => JSON.stringify(f)).join(", ")} matches no row of this server (ids look like mcp/TOOL/missing-required/NAME, mcp-list/stable; * matches any text)`);
+  const { hello } = run;
+  const version = `MCP ${hello.protocolVersion}${hello.offered ? "" : ` (not one offered: ${PROTOCOL_VERSIONS.join(", ")})`}`;
+  const asRun: Run = {
+    label,
+    hello: { ready: true, version: 0, implementation: { name: hello.serverInfo.name, language: version, ...(hello.serverInfo.version ? { version: hello.serverInfo.version } : {}) }, profiles: ["ag02"], capabilities: ["mcp"] },
+    results: run.results,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    ms: run.ms,
+    ...(run.stderr ? { stderr: run.stderr } : {}),
+  };
+  const scores = score(run.results, scoring);
+  let diagnosis = diagnose(run.results, scoring, options.diagnosis === false ? [] : mcpFingerprints(run.results));
+  if (options.diagnosis === false && diagnosis.failing > 0) diagnosis = { ...diagnosis, matches: [], unexplained: failingIds(run.results, scoring), lines: ["no diagnosis (--no-diagnosis)"] };
+  const flags = [...(options.flags ?? []), `mcp: protocol version ${hello.protocolVersion} (offered ${PROTOCOL_VERSIONS.join(", ")})`, ...run.notes.map((note) => `mcp: ${note}`)];
+  // a signal stopped the run: the rows answered, marked interrupted (never a baseline)
+  const signal = options.signal?.aborted ? String(options.signal.reason) : undefined;
+  const stopped = signal === undefined ? {} : { stopped: { cause: `interrupted (${signal})`, interrupted: signal, answered: run.results.length } };
+  if (signal !== undefined) diagnosis = { ...diagnosis, matches: [], unexplained: failingIds(run.results, scoring), lines: ["no diagnosis: the run was interrupted"] };
+  const report = buildReport(asRun, { ...scoring, profile: "ag02", filters, corpusRows: run.results.length, scores, diagnosis, diagnosed: options.diagnosis !== false && signal === undefined, flags, ...stopped, ...(options.weighting ? { weighting: options.weighting } : {}) });
+  // a failing row shows what was sent and why it should have been refused, and how to rerun it alone
+  const byId = new Map(run.rows.map((row) => [row.id, row]));
+  for (const row of report.rows) {
+    if (row.status === "passed") continue;
+    const source = byId.get(row.id);
+    const sent = run.sent.get(row.id);
+    row.repro = { why: source?.why ?? "", ...(sent ? { steps: [sent] } : {}), ...(options.rerun ? { rerun: `${options.rerun} --filter ${shellQuote(row.id)}` } : {}) };
+  }
+  return report;
+}

@@ -1,0 +1,167 @@
+import { httpTransport } from "./http-transport.js";
+import { Rpc, type Answer } from "./rpc.js";
+import { stdioTransport } from "./stdio-transport.js";
+import { McpStartError, type Transport } from "./transport.js";
+import type { Sandbox } from "../sandbox/common.js";
+
+// A minimal MCP client: what scoring a server's tools from outside needs, and nothing else.
+// initialize (offering the newest spec version first), notifications/initialized, tools/list with
+// its pages, tools/call and ping. A server that goes away is started again by restart().
+
+/** The spec versions offered, newest first. */
+export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18"] as const;
+
+/** Where the server is: a command (stdio) or a URL (Streamable HTTP). */
+export type McpEndpoint = { command: string; cwd?: string; env?: Record<string, string | undefined>; sandbox?: Sandbox } | { url: string; headers?: Record<string, string> };
+
+export interface ClientOptions {
+  /** Each request's timeout, ms (default 10,000). */
+  timeoutMs?: number;
+  /** initialize's timeout, ms: a server started by npx may first install itself (default 60,000). */
+  startTimeoutMs?: number;
+}
+
+/** What the server said of itself at initialize. */
+export interface ServerHello {
+  protocolVersion: string;
+  /** Whether the version is one the client offered. */
+  offered: boolean;
+  serverInfo: { name: string; version?: string };
+  capabilities: Record<string, unknown>;
+}
+
+/** One tools/list, page by page: the tools and each page's response text. */
+export interface ToolList {
+  tools: unknown[];
+  pages: string[];
+}
+
+/** The most pages a tools/list may take: a cursor that never ends is the server's fault. */
+const MAX_PAGES = 100;
+
+export class McpClient {
+  private rpc!: Rpc;
+  hello!: ServerHello;
+  readonly timeoutMs: number;
+  private readonly startTimeoutMs: number;
+  /** How many times the server was started again after it went away. */
+  restarts = 0;
+
+  private constructor(
+    readonly endpoint: McpEndpoint,
+    options: ClientOptions,
+  ) {
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
+  }
+
+  /** Starts or reaches the server and initializes it; McpStartError when it cannot. */
+  static async connect(endpoint: McpEndpoint, options: ClientOptions = {}): Promise<McpClient> {
+    const client = new McpClient(endpoint, options);
+    await client.start();
+    return client;
+  }
+
+  get label(): string {
+    return "command" in this.endpoint ? this.endpoint.command : this.endpoint.url;
+  }
+
+  /** The end of the server's stderr (stdio). */
+  stderrTail(): string | undefined {
+    return this.rpc.transport.stderrTail?.();
+  }
+
+  /** How the server went away, when it has. */
+  get closed(): string | undefined {
+    return this.rpc.closed;
+  }
+
+  private async start(): Promise<void> {
+    const transport: Transport = "command" in this.endpoint ? stdioTransport(this.endpoint.command, { ...(this.endpoint.cwd ? { cwd: this.endpoint.cwd } : {}), ...(this.endpoint.env ? { env: this.endpoint.env } : {}), ...(this.endpoint.sandbox ? { sandbox: this.endpoint.sandbox } : {}) }) : httpTransport(this.endpoint.url, { ...(this.endpoint.headers ? { headers: this.endpoint.headers } : {}) });
+    this.rpc = new Rpc(transport);
+    let refusal = "";
+    for (const version of PROTOCOL_VERSIONS) {
+      const answer = await this.rpc.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "tool-conformance", version: "1" } }, this.startTimeoutMs);
+      if (answer.kind === "result") {
+        this.hello = helloOf(answer.result);
+        transport.agreed?.(this.hello.protocolVersion);
+        await this.rpc.notify("notifications/initialized");
+        return;
+      }
+      if (answer.kind === "error") {
+        // refused: offer the older version
+        refusal = `initialize was refused: ${answer.text}`;
+        continue;
+      }
+      const stderr = transport.stderrTail?.();
+      await transport.close();
+      const why = answer.kind === "closed" ? answer.how : `no answer to initialize within ${this.startTimeoutMs} ms`;
+      throw new McpStartError(`the MCP server did not start: ${why}`, stderr);
+    }
+    const stderr = transport.stderrTail?.();
+    await transport.close();
+    throw new McpStartError(`the MCP server refused both protocol versions offered (${PROTOCOL_VERSIONS.join(", ")}): ${refusal}`, stderr);
+  }
+
+  /** Stops the server and starts it again (after it crashed or hung). */
+  async restart(): Promise<void> {
+    await this.rpc.transport.close();
+    this.restarts++;
+    await this.start();
+  }
+
+  /** tools/list, following nextCursor; undefined with the answer that broke it off. */
+  async listTools(): Promise<{ list: ToolList } | { failed: Answer }> {
+    const list: ToolList = { tools: [], pages: [] };
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const answer = await this.rpc.request("tools/list", cursor === undefined ? {} : { cursor }, this.timeoutMs);
+      if (answer.kind !== "result") return { failed: answer };
+      list.pages.push(answer.text);
+      const result = answer.result as { tools?: unknown; nextCursor?: unknown } | undefined;
+      if (Array.isArray(result?.tools)) list.tools.push(...result.tools);
+      if (typeof result?.nextCursor !== "string" || result.nextCursor === "") return { list };
+      cursor = result.nextCursor;
+    }
+    return { list };
+  }
+
+  /** tools/call with `args` as the arguments value, whatever it is (the probes send non-objects too). */
+  call(name: string, args: unknown): Promise<Answer> {
+    return this.rpc.request("tools/call", { name, arguments: args }, this.timeoutMs);
+  }
+
+  /** A request whose params are given whole (a call with no arguments member). */
+  request(method: string, params: unknown): Promise<Answer> {
+    return this.rpc.request(method, params, this.timeoutMs);
+  }
+
+  ping(): Promise<Answer> {
+    return this.rpc.request("ping", undefined, this.timeoutMs);
+  }
+
+  /** Sends a frame that is not JSON-RPC (`text` as is), then the server's reply to it if any comes within a short wait. */
+  async malformed(text: string, waitMs = 500): Promise<string | undefined> {
+    const before = this.rpc.stray.length;
+    await this.rpc.sendRaw(text);
+    const end = Date.now() + waitMs;
+    while (Date.now() < end && this.rpc.stray.length === before && this.rpc.closed === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+    return this.rpc.stray.length > before ? this.rpc.stray[this.rpc.stray.length - 1] : undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.rpc.transport.close();
+  }
+}
+
+function helloOf(result: unknown): ServerHello {
+  const record = (typeof result === "object" && result !== null ? result : {}) as Record<string, unknown>;
+  const version = typeof record.protocolVersion === "string" ? record.protocolVersion : "(none given)";
+  const info = (typeof record.serverInfo === "object" && record.serverInfo !== null ? record.serverInfo : {}) as Record<string, unknown>;
+  return {
+    protocolVersion: version,
+    offered: (PROTOCOL_VERSIONS as readonly string[]).includes(version),
+    serverInfo: { name: typeof info.name === "string" ? info.name : "(unnamed)", ...(typeof info.version === "string" ? { version: info.version } : {}) },
+    capabilities: (typeof record.capabilities === "object" && record.capabilities !== null ? record.capabilities : {}) as Record<string, unknown>,
+  };
+}

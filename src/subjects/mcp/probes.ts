@@ -1,0 +1,213 @@
+import { compile, type Schema, type ValidationError } from "../../schema/compile.js";
+import { isRecord, sampleOf, typesOf } from "./sample.js";
+import { judgeable } from "./subset.js";
+
+// Probes: invalid arguments for each tool, generated from its own inputSchema. Each breaks one
+// rule of the schema on a base the schema accepts, and is sent only when the reference validator,
+// on the schema brought into the subset (subset.ts), finds it invalid: a probe it cannot prove
+// invalid is never sent. Deterministic: the same schema gives the same probes, ids and arguments.
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export interface McpProbe {
+  /** `mcp/TOOL/PROBE`: stable per server and tool, so a baseline compares run with run. */
+  id: string;
+  tool: string;
+  /** `missing-required/city` */
+  probe: string;
+  /** The arguments sent. */
+  arguments: Json;
+  /** The rule of the subset it breaks. */
+  rule: string;
+  /** The seed's pitfalls a server that runs on it shows. */
+  pitfalls: string[];
+  why: string;
+  /** What a refusal must mention to name what is wrong: any one of these (a property, an element's index with its array). */
+  names: string[][];
+  /** The reference's errors on it: the proof it is invalid. */
+  errors: string[];
+}
+
+export interface ToolProbes {
+  tool: string;
+  probes: McpProbe[];
+  /** Keywords outside the subset, dropped before judging (the schema was only loosened). */
+  dropped: string[];
+  /** Why the schema could not be judged, when it could not (only non-object arguments are probed). */
+  unjudged?: string;
+}
+
+/** The key added where additionalProperties is false: no real tool has it. */
+export const EXTRA_KEY = "tool_conformance_extra";
+
+const OBJECT_ONLY = compile('{"type":"object"}');
+
+export function probesFor(tool: string, inputSchema: unknown): ToolProbes {
+  // a tool without an inputSchema is read as the seed reads one: {"type":"object"}
+  const judged = judgeable(inputSchema === undefined ? { type: "object" } : inputSchema);
+  const schema = judged.schema ?? OBJECT_ONLY;
+  const probes: McpProbe[] = [];
+  const add = (probe: string, args: Json, rule: string, pitfalls: string[], why: string) => {
+    if (probes.some((p) => p.probe === probe)) return;
+    const errors = schema.validate(args as never);
+    // never sent unless proven invalid
+    if (errors.length === 0) return;
+    probes.push({ id: `mcp/${tool}/${probe}`, tool, probe, arguments: args, rule, pitfalls, why, names: namesOf(errors), errors: errors.map(String) });
+  };
+  add("non-object/array", ["x"], "type/object", ["s10"], "the arguments of a call are an object: an array is refused before the tool runs");
+  add("non-object/string", "x", "type/object", ["s10"], "the arguments of a call are an object: a string is refused before the tool runs");
+  const root = isRecord(judged.value) ? judged.value : {};
+  const base = judged.schema ? repaired(sampleOf(root), root) : undefined;
+  if (judged.schema && isRecord(base)) objectProbes(root, base, add);
+  return { tool, probes, dropped: judged.dropped, ...(judged.unjudged ? { unjudged: judged.unjudged } : {}) };
+}
+
+type Add = (probe: string, args: Json, rule: string, pitfalls: string[], why: string) => void;
+
+function objectProbes(schema: Record<string, unknown>, base: { [key: string]: Json }, add: Add): void {
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === "string") : [];
+  for (const name of [...required].sort()) {
+    const { [name]: _gone, ...rest } = base;
+    add(`missing-required/${name}`, rest, "required", ["s06", "s10"], `"${name}" is required: a call without it is refused before the tool runs`);
+  }
+  if (schema.additionalProperties === false) {
+    add("extra-property", { ...base, [EXTRA_KEY]: "x" }, "additionalProperties", ["s07", "s10"], `additionalProperties is false: a property outside properties ("${EXTRA_KEY}") is refused, not ignored`);
+  }
+  for (const name of Object.keys(properties).sort()) {
+    const sub = properties[name];
+    if (!isRecord(sub)) continue;
+    const put = (value: Json) => ({ ...base, [name]: value });
+    for (const [label, value] of wrongTypes(sub)) add(`wrong-type/${name}/${label}`, put(value), "type", ["s10"], `"${name}" is ${describe(sub)}: ${label === "number" ? "a number" : `a${label === "array" || label === "object" ? "n" : ""} ${label}`} is refused`);
+    const types = typesOf(sub);
+    if (types.includes("integer") && !types.includes("number")) {
+      // a value that is right but for its type, and one right but for its fraction
+      const whole = inRange(sub, 3, 0);
+      const part = inRange(sub, 3, 0.5) + 0.5;
+      if (!types.includes("string")) add(`integer-as-string/${name}`, put(String(whole)), "type/integer", ["s01", "s10"], `"${name}" is an integer: the string "${whole}" is not one (no coercion)`);
+      add(`integer-fraction/${name}`, put(part), "type/integer", ["s10"], `"${name}" is an integer: ${part} has a fractional part`);
+    }
+    boundProbes(name, sub, put, add);
+    if (Array.isArray(sub.enum) && sub.enum.length > 0) add(`enum/${name}`, put(outside(sub.enum)), "enum", ["s10"], `"${name}" is one of ${JSON.stringify(sub.enum).slice(0, 80)}: another value is refused`);
+    if ("const" in sub) add(`const/${name}`, put(outside([sub.const])), "const", ["s10"], `"${name}" must be ${JSON.stringify(sub.const).slice(0, 80)}: another value is refused`);
+    if (typesOf(sub).includes("array") && isRecord(sub.items)) {
+      const element = sampleOf(sub.items);
+      const wrong = wrongTypes(sub.items)[0];
+      if (element !== undefined && wrong) {
+        const length = Math.max(typeof sub.minItems === "number" ? sub.minItems : 0, 2);
+        const list = Array.from({ length }, () => element);
+        list[length - 1] = wrong[1];
+        add(`array-element/${name}`, put(list), "items", ["s17", "s10"], `every element of "${name}" is ${describe(sub.items)}: element ${length - 1} is not, and the refusal should say which`);
+      }
+    }
+  }
+}
+
+function boundProbes(name: string, sub: Record<string, unknown>, put: (value: Json) => Json, add: Add): void {
+  const types = typesOf(sub);
+  const numeric = types.includes("integer") || types.includes("number");
+  if (numeric && typeof sub.minimum === "number") add(`below-minimum/${name}`, put(sub.minimum - 1), "minimum", ["s10"], `"${name}" has minimum ${sub.minimum}: ${sub.minimum - 1} is refused`);
+  if (numeric && typeof sub.maximum === "number") add(`above-maximum/${name}`, put(sub.maximum + 1), "maximum", ["s10"], `"${name}" has maximum ${sub.maximum}: ${sub.maximum + 1} is refused`);
+  if (types.includes("string") && typeof sub.minLength === "number" && sub.minLength > 0 && sub.minLength <= 10_000) add(`too-short/${name}`, put("a".repeat(sub.minLength - 1)), "minLength", ["s10"], `"${name}" has minLength ${sub.minLength}: ${sub.minLength - 1} characters are refused`);
+  if (types.includes("string") && typeof sub.maxLength === "number" && sub.maxLength < 10_000) add(`too-long/${name}`, put("a".repeat(sub.maxLength + 1)), "maxLength", ["s10"], `"${name}" has maxLength ${sub.maxLength}: ${sub.maxLength + 1} characters are refused`);
+  if (types.includes("array") && typeof sub.minItems === "number" && sub.minItems > 0) {
+    const element = sampleOf(sub.items ?? {});
+    if (element !== undefined) add(`too-few-items/${name}`, put(Array.from({ length: sub.minItems - 1 }, () => element)), "minItems", ["s10"], `"${name}" has minItems ${sub.minItems}: ${sub.minItems - 1} elements are refused`);
+  }
+  if (types.includes("array") && typeof sub.maxItems === "number" && sub.maxItems < 1_000) {
+    const element = sampleOf(sub.items ?? {});
+    if (element !== undefined) add(`too-many-items/${name}`, put(Array.from({ length: sub.maxItems + 1 }, () => element)), "maxItems", ["s10"], `"${name}" has maxItems ${sub.maxItems}: ${sub.maxItems + 1} elements are refused`);
+  }
+}
+
+/** Texts tried for a string property whose pattern refuses the first sample: common shapes of identifiers. */
+const PATTERN_CANDIDATES = ["a", "0", "1", "abc", "A", "a1", "a-b", "a_b", "a/b", "a.b", "2024-01-01", "a@b.co", "https://a.b", "12:00"];
+
+/**
+ * The base with each property the sample got wrong (a pattern it does not match) given a value its
+ * schema accepts, when one of the candidates is: so that each probe breaks only its own rule.
+ */
+function repaired(base: Json | undefined, root: Record<string, unknown>): Json | undefined {
+  if (!isRecord(base) || !isRecord(root.properties)) return base;
+  const properties = root.properties;
+  const out: { [key: string]: Json } = { ...(base as { [key: string]: Json }) };
+  for (const [name, value] of Object.entries(out)) {
+    const sub = properties[name];
+    if (!isRecord(sub) || typeof sub.pattern !== "string") continue;
+    let schema: Schema;
+    try {
+      schema = compile(JSON.stringify(sub));
+    } catch {
+      continue;
+    }
+    if (schema.validate(value as never).length === 0) continue;
+    const min = typeof sub.minLength === "number" ? sub.minLength : 0;
+    const found = PATTERN_CANDIDATES.flatMap((text) => [text, text.padEnd(min, text.at(-1))]).find((text) => schema.validate(text as never).length === 0);
+    if (found !== undefined) out[name] = found;
+  }
+  return out;
+}
+
+/** One value of each JSON type the schema's `type` does not allow (none when it names no type). */
+function wrongTypes(schema: Record<string, unknown>): [string, Json][] {
+  const types = typesOf(schema);
+  if (types.length === 0) return [];
+  const candidates: [string, Json, string[]][] = [
+    ["string", "not a number", ["string"]],
+    ["number", 12.5, ["number"]],
+    ["boolean", true, ["boolean"]],
+    ["object", { x: 1 }, ["object"]],
+    ["array", ["x"], ["array"]],
+  ];
+  return candidates.filter(([, , own]) => !own.some((t) => types.includes(t))).map(([label, value]) => [label, label === "string" && types.includes("boolean") ? "true" : value]);
+}
+
+/** A whole number near `preferred` such that it, plus `room`, is inside the schema's bounds (when any is). */
+function inRange(schema: Record<string, unknown>, preferred: number, room: number): number {
+  let value = preferred;
+  if (typeof schema.minimum === "number" && value < schema.minimum) value = Math.ceil(schema.minimum);
+  if (typeof schema.maximum === "number" && value + room > schema.maximum) value = Math.floor(schema.maximum - room);
+  return value;
+}
+
+/** A value of the first value's type that none of `values` is. */
+function outside(values: unknown[]): Json {
+  const first = values[0];
+  if (typeof first === "number") {
+    let n = Math.max(...values.filter((v): v is number => typeof v === "number")) + 1;
+    while (values.includes(n)) n++;
+    return n;
+  }
+  if (typeof first === "boolean") return values.includes(!first) ? "not-a-boolean" : !first;
+  let text = "tool-conformance-not-listed";
+  while (values.includes(text)) text += "-";
+  return text;
+}
+
+function describe(schema: Record<string, unknown>): string {
+  const types = typesOf(schema);
+  return types.length ? `of type ${types.join(" or ")}` : "constrained";
+}
+
+/**
+ * What a refusal should mention, from the reference's errors: the property each is about (its
+ * path's last name, or the name an error at `$` quotes), and for an element its index too.
+ */
+function namesOf(errors: readonly ValidationError[]): string[][] {
+  const out: string[][] = [];
+  for (const error of errors) {
+    const segments = error.segments;
+    const last = segments[segments.length - 1];
+    if (typeof last === "number") {
+      const owner = [...segments].reverse().find((s): s is string => typeof s === "string");
+      out.push(owner !== undefined ? [owner, String(last)] : [String(last)]);
+    } else if (typeof last === "string") out.push([last]);
+    else {
+      const quoted = /"([^"]+)"/.exec(error.message)?.[1];
+      out.push(quoted !== undefined ? [quoted] : ["object"]);
+    }
+  }
+  return out;
+}
+
+export type { Schema };

@@ -1,0 +1,73 @@
+// A value a schema of the subset accepts, built from its keywords: the base a probe breaks one
+// rule of. It is never sent itself (only invalid arguments are), and every probe built on it is
+// proven invalid by the reference, so a base that is not quite valid costs precision, never safety.
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A value `schema` likely accepts; undefined when none is found. */
+export function sampleOf(schema: unknown, depth = 0): Json | undefined {
+  if (depth > 8 || !isRecord(schema)) return depth > 8 ? undefined : {};
+  if ("const" in schema) return schema.const as Json;
+  if (Array.isArray(schema.enum)) return schema.enum.length > 0 ? (schema.enum[0] as Json) : undefined;
+  if (Array.isArray(schema.anyOf)) {
+    for (const option of schema.anyOf) {
+      const value = sampleOf(option, depth + 1);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  }
+  const types = typesOf(schema);
+  const type = types.find((t) => t !== "null") ?? types[0] ?? (isRecord(schema.properties) ? "object" : "string");
+  switch (type) {
+    case "object":
+      return objectSample(schema, depth);
+    case "array": {
+      const min = count(schema.minItems, 0);
+      const element = sampleOf(schema.items ?? {}, depth + 1);
+      if (min > 0 && element === undefined) return undefined;
+      return Array.from({ length: min }, () => element as Json);
+    }
+    case "string":
+      return "a".repeat(Math.max(count(schema.minLength, 1), 1));
+    case "integer":
+    case "number": {
+      const min = typeof schema.minimum === "number" ? schema.minimum : undefined;
+      const max = typeof schema.maximum === "number" ? schema.maximum : undefined;
+      let value = min !== undefined ? Math.ceil(min) : max !== undefined ? Math.min(0, Math.floor(max)) : 1;
+      if (max !== undefined && value > max) value = type === "number" ? max : Math.floor(max);
+      return value;
+    }
+    case "boolean":
+      return true;
+    case "null":
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+function objectSample(schema: Record<string, unknown>, depth: number): Json | undefined {
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === "string") : [];
+  const out: Record<string, Json> = {};
+  for (const name of required) {
+    const value = sampleOf(name in properties ? properties[name] : isRecord(schema.additionalProperties) ? schema.additionalProperties : {}, depth + 1);
+    if (value === undefined) return undefined;
+    out[name] = value;
+  }
+  return out;
+}
+
+export function typesOf(schema: Record<string, unknown>): string[] {
+  if (typeof schema.type === "string") return [schema.type];
+  if (Array.isArray(schema.type)) return schema.type.filter((t): t is string => typeof t === "string");
+  return [];
+}
+
+function count(value: unknown, fallback: number): number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : fallback;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,98 @@
+import { describe, expect, test } from "vitest";
+import { compile } from "../../../src/schema/compile.js";
+import { EXTRA_KEY, probesFor } from "../../../src/subjects/mcp/probes.js";
+import { judgeable } from "../../../src/subjects/mcp/subset.js";
+
+// Probes are invalid arguments only, each proven so by the reference on the tool's own schema,
+// and the same on every run.
+
+const WEATHER = {
+  type: "object",
+  properties: { city: { type: "string", minLength: 1 }, days: { type: "integer", minimum: 1, maximum: 7 }, unit: { enum: ["c", "f"] }, tags: { type: "array", items: { type: "string" }, maxItems: 3 } },
+  required: ["city"],
+  additionalProperties: false,
+};
+
+describe("probes from a tool's inputSchema", () => {
+  const { probes } = probesFor("get_weather", WEATHER);
+  const byProbe = new Map(probes.map((p) => [p.probe, p]));
+
+  test("every probe is invalid under the tool's own schema, by the reference", () => {
+    const schema = compile(JSON.stringify(WEATHER));
+    expect(probes.length).toBeGreaterThan(10);
+    for (const probe of probes) expect(schema.validate(probe.arguments as never).length, probe.id).toBeGreaterThan(0);
+  });
+
+  test("the issue's kinds of invalid argument are each there", () => {
+    expect(byProbe.get("missing-required/city")?.arguments).toEqual({});
+    expect(byProbe.get("extra-property")?.arguments).toEqual({ city: "a", [EXTRA_KEY]: "x" });
+    expect(byProbe.get("integer-as-string/days")?.arguments).toEqual({ city: "a", days: "3" });
+    expect(byProbe.get("integer-fraction/days")?.arguments).toEqual({ city: "a", days: 3.5 });
+    expect(byProbe.get("below-minimum/days")?.arguments).toEqual({ city: "a", days: 0 });
+    expect(byProbe.get("above-maximum/days")?.arguments).toEqual({ city: "a", days: 8 });
+    expect(byProbe.get("too-short/city")?.arguments).toEqual({ city: "" });
+    expect(byProbe.get("enum/unit")).toBeDefined();
+    expect(byProbe.get("too-many-items/tags")?.arguments).toEqual({ city: "a", tags: ["a", "a", "a", "a"] });
+    expect(byProbe.get("array-element/tags")?.arguments).toEqual({ city: "a", tags: ["a", 12.5] });
+    expect(byProbe.get("wrong-type/days/string")?.arguments).toEqual({ city: "a", days: "not a number" });
+    expect(byProbe.get("non-object/array")?.arguments).toEqual(["x"]);
+  });
+
+  test("row ids are stable per tool and probe", () => {
+    expect(byProbe.get("missing-required/city")?.id).toBe("mcp/get_weather/missing-required/city");
+    expect(probesFor("get_weather", WEATHER)).toEqual(probesFor("get_weather", WEATHER));
+  });
+
+  test("what a refusal must name comes from the reference's errors: the property, or the array and the index", () => {
+    expect(byProbe.get("missing-required/city")?.names).toEqual([["city"]]);
+    expect(byProbe.get("extra-property")?.names).toEqual([[EXTRA_KEY]]);
+    expect(byProbe.get("array-element/tags")?.names).toEqual([["tags", "1"]]);
+  });
+
+  test("no extra-property probe where additionalProperties is not false", () => {
+    const { probes: open } = probesFor("t", { ...WEATHER, additionalProperties: true });
+    expect(open.some((p) => p.probe === "extra-property")).toBe(false);
+  });
+});
+
+describe("a schema outside the subset is loosened, never tightened", () => {
+  test("format is dropped and listed; the rest still judged", () => {
+    const judged = judgeable({ type: "object", properties: { email: { type: "string", format: "email" } }, required: ["email"] });
+    expect(judged.dropped).toEqual(["format at $.properties.email"]);
+    expect(judged.schema?.validate({} as never).length).toBe(1);
+  });
+  test("additionalProperties: false goes too beside patternProperties (which it would otherwise tighten)", () => {
+    const judged = judgeable({ type: "object", patternProperties: { "^x-": {} }, additionalProperties: false });
+    expect(judged.dropped).toContain("patternProperties at $");
+    expect(judged.schema?.validate({ "x-a": 1 } as never)).toEqual([]);
+    const { probes } = probesFor("t", { type: "object", patternProperties: { "^x-": {} }, additionalProperties: false });
+    expect(probes.some((p) => p.probe === "extra-property")).toBe(false);
+  });
+  test("a pattern RE2 cannot read is dropped and the schema judged without it", () => {
+    const judged = judgeable({ type: "object", properties: { a: { type: "string", pattern: "(?=x)" } } });
+    expect(judged.dropped).toEqual(["pattern at $.properties.a (outside what RE2 reads)"]);
+    expect(judged.schema).toBeDefined();
+  });
+  test("no probe is made that the loosened schema cannot prove invalid", () => {
+    const { probes } = probesFor("t", { type: "object", properties: { a: { oneOf: [{ type: "string" }, { type: "number" }] } } });
+    expect(probes.map((p) => p.probe)).toEqual(["non-object/array", "non-object/string"]);
+  });
+});
+
+describe("each probe breaks only its own rule", () => {
+  test("a required property with a pattern gets a value the pattern accepts in the base", () => {
+    const { probes } = probesFor("repo", { type: "object", properties: { owner: { type: "string", pattern: "^[0-9]+$" }, n: { type: "integer" } }, required: ["owner"] });
+    const probe = probes.find((p) => p.probe === "wrong-type/n/string")!;
+    expect(probe.arguments).toEqual({ owner: "0", n: "not a number" });
+    expect(probe.errors).toEqual(["$.n: expected integer, got string"]);
+  });
+  test('"3" and 3.5 stay inside the bounds, so the type or the fraction is all that is wrong', () => {
+    const { probes } = probesFor("t", { type: "object", properties: { n: { type: "integer", minimum: 5, maximum: 6 } }, required: ["n"] });
+    expect(probes.find((p) => p.probe === "integer-as-string/n")?.arguments).toEqual({ n: "5" });
+    expect(probes.find((p) => p.probe === "integer-fraction/n")?.arguments).toEqual({ n: 5.5 });
+    expect(probes.find((p) => p.probe === "integer-fraction/n")?.errors).toEqual(["$.n: expected integer, got number"]);
+  });
+  test("a tool without an inputSchema is probed as {\"type\":\"object\"}: non-object arguments only", () => {
+    expect(probesFor("t", undefined).probes.map((p) => p.probe)).toEqual(["non-object/array", "non-object/string"]);
+  });
+});
