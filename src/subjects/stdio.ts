@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION } from "./protocol.js";
 import { checkMessage, explainMessage, type MessageKind } from "./protocol-schemas.js";
 import { markGraderFault, ProtocolError, SubjectDied } from "./subject.js";
 import { noSandbox } from "./sandbox/none.js";
-import type { Sandbox, SpawnPlan } from "./sandbox/common.js";
+import { stdioOf, type Sandbox, type SpawnPlan } from "./sandbox/common.js";
 import { SubjectError, type Session, type Subject } from "./subject.js";
 import { offersProfile } from "../corpus/rows.js";
 
@@ -342,8 +342,7 @@ class Child {
     plan: SpawnPlan,
     private readonly settings: Settings,
   ) {
-    const stdio: ("pipe" | "ignore")[] = plan.stdoutFd === 1 ? ["pipe", "pipe", "pipe"] : ["pipe", "ignore", "pipe", ...Array<"ignore">(plan.stdoutFd - 3).fill("ignore"), "pipe"];
-    if (plan.statusFd !== undefined) stdio[plan.statusFd] = "pipe";
+    const stdio = stdioOf(plan);
     this.process = spawn(plan.file, plan.args, { shell: plan.shell, detached: true, stdio, cwd: plan.cwd, env: plan.env });
     this.pid = this.process.pid;
     if (this.pid !== undefined) track(this.pid);

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { noSandbox } from "../sandbox/none.js";
-import type { Sandbox } from "../sandbox/common.js";
+import { stdioOf, type Sandbox } from "../sandbox/common.js";
 import { McpStartError, Tail, type Transport } from "./transport.js";
 
 // MCP over stdio: the server is a child process (run through the shell, in its own process group
@@ -26,9 +26,11 @@ export function stdioTransport(command: string, options: StdioOptions = {}): Tra
   let stopping = false;
   const plan = (options.sandbox ?? noSandbox()).plan(command, { ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), env: options.env ?? process.env });
   // a launcher that keeps fd 1 for itself (bwrap) hands the server's stdout on another descriptor
-  const stdio: ("pipe" | "ignore")[] = plan.stdoutFd === 1 ? ["pipe", "pipe", "pipe"] : ["pipe", "ignore", "pipe", ...Array<"ignore">(plan.stdoutFd - 3).fill("ignore"), "pipe"];
+  const stdio = stdioOf(plan);
   const child: ChildProcess = spawn(plan.file, plan.args, { shell: plan.shell, detached: true, stdio, cwd: plan.cwd, env: plan.env });
   const stdout = child.stdio[plan.stdoutFd] as Readable;
+  // the sandbox's status is not read here (a crash is told by the stream): drained, so it never holds the close
+  if (plan.statusFd !== undefined) (child.stdio[plan.statusFd] as Readable | null)?.resume();
   const ended = (how: string) => {
     if (closed) return;
     closed = true;

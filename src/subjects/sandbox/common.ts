@@ -53,6 +53,17 @@ export interface SpawnPlan {
   signalAsExitCode: boolean;
 }
 
+/**
+ * The stdio of a spawn of `plan`: stdin, stderr and the subject's stdout piped (at plan.stdoutFd),
+ * and the launcher's status descriptor piped too (Node leaves a descriptor above 2 marked "ignore"
+ * closed, and bwrap refuses to start without it): a spawner that does not read it resumes it.
+ */
+export function stdioOf(plan: SpawnPlan): ("pipe" | "ignore")[] {
+  const stdio: ("pipe" | "ignore")[] = plan.stdoutFd === 1 ? ["pipe", "pipe", "pipe"] : ["pipe", "ignore", "pipe", ...Array<"ignore">(plan.stdoutFd - 3).fill("ignore"), "pipe"];
+  if (plan.statusFd !== undefined) stdio[plan.statusFd] = "pipe";
+  return stdio;
+}
+
 export interface Sandbox {
   readonly mode: SandboxMode;
   /** What to spawn to run `command`, a shell command line. `env` and `cwd` apply under `none` only. */
