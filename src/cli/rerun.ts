@@ -9,6 +9,8 @@ export interface RerunFlags {
   profile: ProfileName;
   level: Level;
   timeout?: string;
+  /** How the subject is built first (grade's --build): the rerun line starts with it. */
+  rerunBuild?: string;
 }
 
 /** The command that scores this subject with these settings; a row's rerun command adds --filter ID. */
@@ -22,7 +24,9 @@ export function rerunCommand(positional: string | undefined, flags: RerunFlags, 
   words.push("--tier", tiers.length === TIERS.length ? "all" : tiers.join(","));
   if (flags.timeout !== undefined) words.push("--timeout", shellQuote(flags.timeout));
   // no --corpus, --jsts, --fresh or --seed: a student reruns a corpus row without the grader's files or seed
-  return words.join(" ");
+  // a compiled subject (a Go student's ./adapter) exists only once built: the line builds it first
+  const build = flags.rerunBuild === undefined || flags.rerunBuild.trim() === "" ? "" : `${withoutFolders(flags.rerunBuild.trim())} && `;
+  return build + words.join(" ");
 }
 
 /**

@@ -382,6 +382,8 @@ async function buildAndScore(
     "--min-score=0",
     "--no-progress",
     `--jobs=${options.jobs}`,
+    // the student's rerun line builds the subject first, as the grade did
+    ...(options.build ? [`--rerun-build=${options.build.fill(values)}`] : []),
     // each version of the submission gets generated cases of its own (fresh.ts): none a student copied out comes back
     `--attempt=${options.attempt}`,
     ...flagArgs,
@@ -474,7 +476,8 @@ export function progressLine(outcome: Outcome, done: number, total: number, widt
   const name = oneLine(outcome.name).padEnd(width);
   const time = `${(outcome.ms / 1000).toFixed(1)} s`;
   if (outcome.status === "failed") return `${counter} ${name}  0%  ${oneLine(relativeIn(outcome.reason, cwd))}${outcome.flag ? `  ${outcome.flag}` : ""}  ${time}`;
-  const percent = formatPercent(outcome.report.summary.scores.total.percent);
+  // the report's headline, under its scoring: the same number as the class table and every report
+  const percent = formatPercent(outcome.report.summary.weighted?.percent ?? outcome.report.summary.scores.total.percent);
   const stopped = outcome.report.summary.stopped;
   const note = `${outcome.status === "kept" ? "  (kept: graded by an earlier run)" : ""}${outcome.flag ? `  ${outcome.flag}` : ""}`;
   return `${counter} ${name}  ${percent}${stopped ? `  ${oneLine(stopped.cause)}` : ""}${note}${outcome.status === "kept" ? "" : `  ${time}`}`;

@@ -1,6 +1,7 @@
 import { statusOf, type RowResult, type ScoreOptions } from "../run/outcome.js";
 import { LEVELS, type Level } from "../corpus/rows.js";
-import { crashIn } from "../run/run-row.js";
+import { crashIn, deathOf } from "../run/run-row.js";
+import { hangOf } from "../run/hangs.js";
 import { evidenceOf, isOrderOnly, showsExactly, showsSame, type Failure } from "./symptom.js";
 
 // Diagnosis: which known pitfalls a subject's answers show, judged by their symptoms.
@@ -76,6 +77,10 @@ export interface Diagnosis {
   errored: number;
   /** Failing rows where the implementation crashed (threw, panicked or died) instead of answering. */
   crashed?: number;
+  /** Failing rows where a data race stopped the process (the race detector, or Go's concurrent map access): counted in crashed too. */
+  raced?: number;
+  /** Failing rows the implementation never answered (it hung or looped past the timeout, after answering other rows). */
+  hung?: number;
   /** Ranked: the best explanation first. */
   matches: Match[];
   /** Failing row ids no match explains. */
@@ -106,6 +111,8 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
   const failing = [...answered.values()].filter((result) => statusOf(result.checks, options) === "failed").map((result) => result.id);
   const failSet = new Set(failing);
   const crashes = failing.filter((id) => answered.get(id)!.checks.some((check) => !check.pass && crashIn(check.actual) !== undefined));
+  const raced = crashes.filter((id) => answered.get(id)!.checks.some((check) => !check.pass && deathOf(check) !== undefined && (check.note ?? "").includes("a data race")));
+  const hung = failing.filter((id) => answered.get(id)!.checks.some((check) => hangOf(check) !== undefined));
 
   const scored = fingerprints.map((fp) => judge(fp, answered, failSet));
   // strong evidence: three quarters of the rows it is judged on (so two at least, when two or more ran)
@@ -125,11 +132,11 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
   }
 
   const unexplained = failing.filter((id) => !shown.has(id));
-  const diagnosis: Diagnosis = { failing: failSet.size, errored, ...(crashes.length > 0 ? { crashed: crashes.length } : {}), matches, unexplained, lines: [] };
+  const diagnosis: Diagnosis = { failing: failSet.size, errored, ...(crashes.length > 0 ? { crashed: crashes.length } : {}), ...(raced.length > 0 ? { raced: raced.length } : {}), ...(hung.length > 0 ? { hung: hung.length } : {}), matches, unexplained, lines: [] };
   if (matches.length === 0) {
     const best = scored.filter((s) => s.hits > 0).sort((a, b) => b.hits - a.hits || b.share - a.share)[0];
     if (best && failSet.size > 0) diagnosis.closest = { id: best.fp.id, hits: best.hits, size: best.size };
-    const evidence = failSet.size - crashes.length;
+    const evidence = failSet.size - crashes.length - hung.length;
     if (failSet.size === 0) {
       if (errored === 0) diagnosis.lines.push("no failures: nothing to diagnose");
     } else if (evidence > 0) {
@@ -141,14 +148,25 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
   } else {
     if (failSet.size === 0) diagnosis.lines.push(`every row passes at the ${options.level} level; your answers beyond it show:`);
     for (const m of matches) diagnosis.lines.push(m.sentence);
-    const rest = unexplained.filter((id) => !crashes.includes(id));
+    const rest = unexplained.filter((id) => !crashes.includes(id) && !hung.includes(id));
     if (rest.length > 0) diagnosis.lines.push(`${rest.length} failing row${plural(rest.length)} match${rest.length === 1 ? "es" : ""} no known pitfall: ${listed(rest)}`);
   }
   // a crash a named pitfall explains (a Call that lets a panic through) is said by that pitfall
-  const unexplainedCrashes = crashes.filter((id) => !shown.has(id));
+  const unexplainedCrashes = crashes.filter((id) => !shown.has(id) && !raced.includes(id));
+  if (raced.length > 0) {
+    const n = raced.length;
+    diagnosis.lines.push(`a data race stopped your code on ${n} row${plural(n)} (the registry must be safe for concurrent use: guard its map with a mutex): ${listed(raced)}`);
+  }
   if (unexplainedCrashes.length > 0) {
     const n = unexplainedCrashes.length;
     diagnosis.lines.push(`your implementation crashed on ${n} row${plural(n)} (it raised, panicked or died instead of answering; the spec's promise is an answer to every input): ${listed(unexplainedCrashes)}`);
+  }
+  if (hung.length > 0) {
+    const n = hung.length;
+    const ms = hung.map((id) => Number(/\d+/.exec(hangOf(answered.get(id)!.checks.find((c) => hangOf(c) !== undefined)!)!)![0]));
+    const [most, least] = [Math.max(...ms), Math.min(...ms)];
+    const quick = least < most ? ` (once it had hung on a few, each other request was given ${least} ms)` : "";
+    diagnosis.lines.push(`your code did not answer in ${most} ms on these inputs (it hangs or loops), ${n} row${plural(n)}${quick}: ${listed(hung)}`);
   }
   if (errored > 0) {
     diagnosis.lines.push(`${errored} row${plural(errored)} gave no usable answer (the adapter broke the protocol, or lacks a capability): fix the adapter first; they are no evidence of any pitfall`);

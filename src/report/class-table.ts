@@ -56,6 +56,8 @@ export interface ClassLine {
   /** ok: scored. stopped: scored, but the subject could not start or kept failing (reason: the cause). refused: not scored, score 0 (reason: why). */
   status: "ok" | "stopped" | "refused";
   reason?: string;
+  /** What the student's report says beside the rows (a build's failure, crashes, data races, hangs): the status of a scored line. */
+  notes?: string[];
   /** Per section of the table, the percent; undefined when the report has no row of it. */
   sections: (number | undefined)[];
   /** Per part of the table, the percent; undefined when the report has no row of it. */
@@ -100,31 +102,54 @@ export function classTable(given: readonly ClassInput[], weighting?: Weighting):
         : top
           ? // every mistake named, never "+N"
             d.matches.map((m) => `${m.id} (${pitfallLabel(m.pitfall)}, ${m.title})`).join("; ") + (d.unexplained.length > 0 ? `; ${d.unexplained.length} row${d.unexplained.length === 1 ? "" : "s"} unexplained` : "")
-          : "no known pitfall";
+          : d.failing - (d.crashed ?? 0) - (d.hung ?? 0) > 0
+            ? "no known pitfall"
+            : // every failing row a crash or a hang: the status says it; no wrong answer is left to diagnose
+              "nothing else: every failing row crashed or hung";
     const flags = flagsOf(report);
     // a label shared by several submissions (the same adapter command) is told apart by its file
     const label = labels.filter((l) => l === labels[i]).length > 1 ? `${labels[i]} (${path})` : labels[i]!;
     const stopped = report.summary.stopped;
+    const notes = faultsOf(report);
     return {
       label,
       report: path,
       status: stopped ? "stopped" : "ok",
       ...(stopped ? { reason: stopped.cause } : {}),
+      ...(notes.length > 0 ? { notes } : {}),
       sections: sections.map((s) => scores.sections[s]?.total.percent),
       parts: parts.map((p) => scores.byPart?.[p]?.percent),
       total: report.summary.weighted?.percent ?? scores.total.percent,
       passed: scores.total.passed,
       rows: scores.total.rows,
-      errored: scores.total.errored,
+      errored: buildFailed(report) ? 0 : scores.total.errored,
       diagnosis: [...flags, diagnosis].join("; "),
     };
   });
   return { sections, parts, lines };
 }
 
-/** The status column: `ok`, `stopped: CAUSE`, or the reason a report was refused (`cut off: …`, `missing: no such file`). */
+/** Whether a report is a build's failure (grade writes it: every row unanswered, the build's log in it): nothing ran, so none of its rows is "errored". */
+export function buildFailed(report: Report): boolean {
+  return report.summary.stopped?.log === "build.log";
+}
+
+/** What the student's report says of their code beyond wrong answers: data races, crashes, hangs (the diagnosis's counts). */
+function faultsOf(report: Report): string[] {
+  const d = report.diagnosis;
+  const rows = (n: number) => `${n} row${n === 1 ? "" : "s"}`;
+  const raced = d.raced ?? 0;
+  const crashed = (d.crashed ?? 0) - raced;
+  return [
+    ...(raced > 0 ? [`data race on ${rows(raced)}`] : []),
+    ...(crashed > 0 ? [`crashed on ${rows(crashed)}`] : []),
+    ...(d.hung ? [`hung on ${rows(d.hung)} (no answer in time)`] : []),
+  ];
+}
+
+/** The status column: `ok` (or what the report says beside it: `crashed on 3 rows`), `stopped: CAUSE`, or the reason a report was refused (`cut off: …`, `missing: no such file`). */
 export function statusText(line: ClassLine): string {
-  if (line.status === "ok") return "ok";
+  if (line.status === "ok") return line.notes?.length ? line.notes.join("; ") : "ok";
   return line.status === "stopped" ? `stopped: ${line.reason ?? ""}` : (line.reason ?? "refused");
 }
 

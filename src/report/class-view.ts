@@ -86,13 +86,15 @@ export function classView(students: readonly Student[], options: { submissions?:
     const options = { level: s.report.header.level, tiers: s.report.header.tiers };
     const lost = new Set(s.report.diagnosis.unexplained);
     for (const row of s.report.rows) {
-      if (row.status === "passed") continue;
+      // failed rows only: an errored row (a failed build, a subject that stopped) is no evidence of a rule
+      // missed; a generated case has no rule of its own to name (its "rule" is its keywords or steps)
+      if (row.status !== "failed" || row.part === "fresh") continue;
       // a row the run did not count (no check of its tiers) is no failure of the student's
       if (!options.tiers.includes(row.tier) && !(row.messageTier && options.tiers.includes(row.messageTier))) continue;
       (rules.get(row.rule) ?? rules.set(row.rule, new Set()).get(row.rule)!).add(s.label);
       const r = rows.get(row.id) ?? rows.set(row.id, { rule: row.rule, students: new Set() }).get(row.id)!;
       r.students.add(s.label);
-      if (lost.has(row.id) && row.status === "failed") (unexplained.get(row.rule) ?? unexplained.set(row.rule, new Set()).get(row.rule)!).add(s.label);
+      if (lost.has(row.id)) (unexplained.get(row.rule) ?? unexplained.set(row.rule, new Set()).get(row.rule)!).add(s.label);
     }
   }
   const byCount = (a: Failed, b: Failed) => b.students.length - a.students.length || a.name.localeCompare(b.name);
@@ -234,14 +236,24 @@ export interface HtmlLine {
   diagnosis: string;
 }
 
+/** A column's short heading: a section by its capitals (TestValidateTable: VT), a part as it is. */
+function shortColumn(column: string): string {
+  if (!/^Test[A-Z]/.test(column)) return column;
+  return column.slice(4).replace(/[^A-Z]/g, "");
+}
+
 /** The class page: the table, then the class view; one self-contained file. */
 export function viewHtml(columns: readonly string[], lines: readonly HtmlLine[], view: ClassView, note: string): string {
   const e = (text: string) => escapeHtml(oneLine(text));
   const names = (list: readonly string[]) => list.map(e).join(", ");
+  // what a teacher reads first (name, total, status, diagnosis) comes first and wraps, so a 1280 px
+  // window shows it whole; the per-section figures follow under short headings, named in full below
+  const short = columns.map(shortColumn);
   const table = [
-    `<table><thead><tr><th>submission</th>${columns.map((c) => `<th>${e(c)}</th>`).join("")}<th>total</th><th>status</th><th>diagnosis</th></tr></thead><tbody>`,
-    ...lines.map((l) => `<tr><th>${e(l.label)}</th>${l.cells.map((c) => `<td>${e(c)}</td>`).join("")}<td class="band-${band(l.total)}"><strong>${formatPercent(l.total)}</strong></td><td title="${e(l.statusFull)}">${e(l.status)}</td><td class="left">${e(l.diagnosis)}</td></tr>`),
+    `<table class="class"><thead><tr><th>submission</th><th>total</th><th class="left">status</th><th class="left">diagnosis</th>${columns.map((c, i) => `<th title="${e(c)}">${e(short[i]!)}</th>`).join("")}</tr></thead><tbody>`,
+    ...lines.map((l) => `<tr><th class="name">${e(l.label)}</th><td class="total band-${band(l.total)}"><strong>${formatPercent(l.total)}</strong></td><td class="left status" title="${e(l.statusFull)}">${e(l.status)}</td><td class="left diagnosis">${e(l.diagnosis)}</td>${l.cells.map((c) => `<td>${e(c)}</td>`).join("")}</tr>`),
     `</tbody></table>`,
+    short.some((c, i) => c !== columns[i]) ? `<p class="muted">${columns.flatMap((c, i) => (short[i] !== c ? [`${e(short[i]!)} ${e(c)}`] : [])).join(" · ")}</p>` : "",
   ].join("");
   const max = Math.max(1, ...view.distribution.map((d) => d.students.length));
   const distribution = `<table class="dist"><tbody>${view.distribution.map((d) => `<tr><th>${e(d.band)}</th><td class="bar"><span style="width:${Math.round((100 * d.students.length) / max)}%"></span></td><td>${d.students.length}</td><td class="left">${names(d.students)}</td></tr>`).join("")}</tbody></table>`;
@@ -258,6 +270,7 @@ export function viewHtml(columns: readonly string[], lines: readonly HtmlLine[],
 body{margin:0;padding:1.5rem;font:14px/1.45 system-ui,sans-serif;max-width:1300px;color:#1f2328}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:1.5rem}
 table{border-collapse:collapse;margin:.5rem 0}th,td{padding:.2rem .6rem;border-bottom:1px solid #d0d7de;text-align:right;vertical-align:top}th:first-child,.left{text-align:left}
 .band-all{color:#1a7f37}.band-high{color:#4d7c0f}.band-mid{color:#9a6700}.band-low{color:#cf222e}.muted{color:#656d76}
+table.class{width:100%}table.class .name{max-width:12rem;overflow-wrap:anywhere}table.class .status{max-width:14rem;overflow-wrap:anywhere}table.class .diagnosis{min-width:16rem;overflow-wrap:anywhere}table.class .total{white-space:nowrap}
 .bar{width:200px}.bar span{display:inline-block;height:12px;background:#57606a;border-radius:2px}
 </style></head>
 <body>

@@ -4,6 +4,7 @@ import { resultOf, statusOf, type RowResult, type ScoreOptions } from "./outcome
 import type { Send, StartReply } from "../subjects/protocol.js";
 import { makesMessageCheck, messageTierOf, rowsForProfile, type Level, type ProfileName, type Row, type Section, type Tier } from "../corpus/rows.js";
 import { runRow } from "./run-row.js";
+import { Hangs } from "./hangs.js";
 import { graderFaultOf, markGraderFault, ProtocolError, SubjectError, type Session, type Subject } from "../subjects/subject.js";
 
 // The runner: rows against a subject, several sessions at once, every row on its own.
@@ -166,13 +167,14 @@ export async function runRows(subject: Subject, rows: readonly Row[], options: R
   let stop: unknown;
 
   const retries: Retries = { starved: options.starved ?? machineStarved, left: MAX_RETRIES };
+  const hangs = new Hangs(() => sessions);
   const worker = async (session: Session) => {
     const send = guarded(session.send, guardMs);
     while (stop === undefined && expired === undefined && next < rows.length) {
       const index = next++;
       const row = rows[index]!;
       try {
-        results[index] = await runOne(row, session, send, options.profile, score, retries);
+        results[index] = hangs.judge(await runOne(row, session, send, options.profile, score, hangs.retrying ? retries : { ...retries, left: 0 }));
       } catch (error) {
         stop ??= error;
         return;
@@ -192,6 +194,8 @@ export async function runRows(subject: Subject, rows: readonly Row[], options: R
     await Promise.allSettled(sessions.map((session) => session.close()));
   }
   if (stop !== undefined) throw stop;
+  // rows that timed out before any other row was answered are hangs too, once some row was
+  for (const [index, result] of results.entries()) if (result !== undefined) results[index] = hangs.settle(result);
   // what the subject wrote on stderr (a template sends the implementation's prints there): the
   // student's own output, shown in the report even when every row passed
   const stderr = sessions.map((session) => session.stderrTail?.()).find((text) => text !== undefined && text.trim() !== "");

@@ -106,6 +106,13 @@ class StdioSession implements Session {
     private readonly restarts: RestartBudget,
   ) {}
 
+  /** A shorter deadline than the settings' (shorten()), once the subject has hung on several rows. */
+  private deadlineMs: number | undefined;
+
+  shorten(ms: number): void {
+    this.deadlineMs = Math.min(ms, this.deadlineMs ?? ms);
+  }
+
   readonly send = (body: Body): Promise<Record<string, unknown>> => this.serially(() => this.exchange(body));
 
   /** Starts the first process. Throws SubjectError when it cannot. */
@@ -171,7 +178,7 @@ class StdioSession implements Session {
     const what = `"${body.cmd}" (seq ${seq})`;
     let reply: Record<string, unknown>;
     try {
-      reply = parseReply(await child.request(JSON.stringify({ seq, ...body }), this.settings.timeoutMs, what), what, child, seq);
+      reply = parseReply(await child.request(JSON.stringify({ seq, ...body }), Math.min(this.settings.timeoutMs, this.deadlineMs ?? Infinity), what), what, child, seq);
     } catch (error) {
       // the process exited or was killed: once its pipes close, its stderr is complete
       await child.ended(CLOSE_WAIT_MS);

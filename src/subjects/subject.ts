@@ -14,6 +14,8 @@ export interface Session {
   /** Fresh state after a row that errored (a stdio session restarts its process). */
   recover(): Promise<void>;
   close(): Promise<void>;
+  /** From now on, each request gets at most `ms` to be answered (stdio sessions): the runner's quick decision after repeated hangs. */
+  shorten?(ms: number): void;
   /** The last few KB the subject wrote on stderr (stdio sessions); read it before recover(). */
   stderrTail?(): string | undefined;
 }

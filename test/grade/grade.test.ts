@@ -76,7 +76,8 @@ describe("grade: a line for every submission", () => {
     expect([...table.keys()]).toEqual(["alice", "bob", "carol", "dave", "erin", "frank"]);
     expect(table.get("alice")).toMatchObject({ total: "100", status: "ok" });
     // a failed build is the student's 0%, with the build's log in the report
-    expect(table.get("bob")).toMatchObject({ total: "0", rows: "30", errored: "30", status: "stopped: the build failed: exit code 1 (build.log); nothing was scored", report: join(out, "bob", "report.jsonl") });
+    // a failed build: nothing ran, so no row is "errored" (that would blame the adapter)
+    expect(table.get("bob")).toMatchObject({ total: "0", rows: "30", errored: "0", status: "stopped: the build failed: exit code 1 (build.log); nothing was scored", report: join(out, "bob", "report.jsonl") });
     const bobReport = readFileSync(join(out, "bob", "report.jsonl"), "utf8");
     expect(bobReport).toContain('"stopped":{"cause":"the build failed: exit code 1 (build.log); nothing was scored","stderr":"');
     expect(bobReport.split("\n").find((l) => l.includes('"kind":"summary"'))).toContain("SyntaxError");
@@ -133,14 +134,17 @@ describe("grade: resumable", () => {
 
   it("keeps what is graded, redoes a deleted report and the failures; --force and new settings redo all", { timeout: 120_000 }, () => {
     const { subs, out } = makeClass({ a: "honest", b: "honest", c: "broken-build" });
-    expect(grade(subs, out).code).toBe(0);
+    // c's build fails on every run: exit 1 (grading.md), kept or not
+    const first = grade(subs, out);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain("1 of 3 builds failed (score 0, the build's log in its report): c");
     expect([builds(subs, "a"), builds(subs, "b"), builds(subs, "c")]).toEqual([1, 1, 1]);
     const reportA = readFileSync(join(out, "a", "report.jsonl"), "utf8");
     const mtimeA = statSync(join(out, "a", "report.jsonl")).mtimeMs;
 
     rmSync(join(out, "b", "report.jsonl"));
     const again = grade(subs, out);
-    expect(again.code).toBe(0);
+    expect(again.code).toBe(1);
     // only b (its report gone) ran again; c's failed build is its result, kept while its files are the same
     expect([builds(subs, "a"), builds(subs, "b"), builds(subs, "c")]).toEqual([1, 2, 1]);
     expect(readFileSync(join(out, "a", "report.jsonl"), "utf8")).toBe(reportA);
@@ -151,21 +155,21 @@ describe("grade: resumable", () => {
 
     // a cut-off report is not kept
     writeFileSync(join(out, "a", "report.jsonl"), reportA.slice(0, reportA.length >> 1));
-    expect(grade(subs, out).code).toBe(0);
+    expect(grade(subs, out).code).toBe(1);
     expect([builds(subs, "a"), builds(subs, "b"), builds(subs, "c")]).toEqual([2, 2, 1]);
 
-    expect(grade(subs, out, "--force").code).toBe(0);
+    expect(grade(subs, out, "--force").code).toBe(1);
     expect([builds(subs, "a"), builds(subs, "b"), builds(subs, "c")]).toEqual([3, 3, 2]);
 
     // other scoring settings: nothing kept, and they reach score
-    expect(grade(subs, out, "--level", "verdict").code).toBe(0);
+    expect(grade(subs, out, "--level", "verdict").code).toBe(1);
     expect([builds(subs, "a"), builds(subs, "b"), builds(subs, "c")]).toEqual([4, 4, 3]);
     expect(JSON.parse(readFileSync(join(out, "a", "report.jsonl"), "utf8").split("\n")[0]!)).toMatchObject({ kind: "header", level: "verdict", subject: { label: "a" } });
   });
 
   it("regrades exactly what changed: a submission's files, --only NAME; reporters added to a rerun are rendered from the kept reports", { timeout: 120_000 }, () => {
     const { subs, out } = makeClass({ a: "honest", b: "honest", c: "broken-build" });
-    expect(grade(subs, out).code).toBe(0);
+    expect(grade(subs, out).code).toBe(1);
     // the student fixes the build: c alone is graded again, and now passes
     writeFileSync(join(subs, "c", "toolreg.py"), readFileSync(HONEST, "utf8"));
     const fixed = grade(subs, out, "--reporter", "markdown,html");

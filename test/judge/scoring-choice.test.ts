@@ -89,7 +89,9 @@ describe("score --weights, and a reader that recomputes it", () => {
     const run = cli("score", "mutant:s11", "--weights", "default", "--reporter", "terminal,json,gradescope,markdown,html,junit", "--out", out, "--min-score", "0", "--no-diagnosis");
     expect(run.code, run.stderr).toBe(0);
     report = readReport(join(out, "report.jsonl"));
-    expect(run.stdout).toMatch(new RegExp(`^score ${report.summary.weighted!.percent}% \\(.*weights default, 5 of 6 tests passed\\)$`, "m"));
+    // the weighting first, then the rows with their own percent: "N passed of M" agrees with the percent beside it
+    const t = report.summary.scores.total;
+    expect(run.stdout).toMatch(new RegExp(`^score ${report.summary.weighted!.percent}% \\(weights default, 5 of 6 tests passed; rows ${t.percent}%: ${t.passed} passed, .* of ${t.rows}, level messages, tiers core\\)$`, "m"));
   }, 60_000);
 
   it("records the scheme in the header and the weighted score in the summary, shown by every reporter", () => {
@@ -178,7 +180,10 @@ describe("report: any reporter from an existing report.jsonl", () => {
     expect(readFileSync(join(out, "summary.md"), "utf8")).toContain(`: ${percent}%`);
     // scored again under another weighting, without running anything
     const again = cli("report", join(out, "report.jsonl"), "--reporter", "terminal", "--scoring", "tests");
-    expect(again.stdout).toMatch(/^score [\d.]+% \(.*the spec's tests, 4 of 6 passed\)$/m);
+    expect(again.stdout).toMatch(/^score [\d.]+% \(the spec's tests, 4 of 6 passed; rows [\d.]+%: \d+ passed, .*\)$/m);
+    // without --key the report is rendered, and the reader is told that nothing was verified
+    expect(run.stderr).not.toContain("not verified");
+    expect(again.stderr).toContain("not verified: the report is signed, but no --key was given to check it");
     // an edited report, or one signed with another key, is refused: one line, exit 2
     writeFileSync(join(out, "other.key"), "fedcba9876543210fedcba9876543210\n");
     const bad = cli("report", join(out, "report.jsonl"), "--reporter", "html", "--key", join(out, "other.key"));

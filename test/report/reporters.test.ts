@@ -282,7 +282,7 @@ describe("Markdown", () => {
   it("has the section table, the diagnosis and the failing rows, with every fence closed", () => {
     const md = renderMarkdown(report);
     expect(md).toMatch(/^## .* tool-conformance: `mutant:s06/);
-    expect(md).toContain("| section | core | catalog | hardening | total | score |");
+    expect(md).toContain("| section | core | catalog | hardening | rows | rows passed |");
     expect(md).toContain("### Diagnosis");
     expect(md).toContain("**s06** (pitfall 5, required not enforced)");
     expect(md).toContain(`### Failing rows (${notPassed().length})`);

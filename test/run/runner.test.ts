@@ -5,6 +5,7 @@ import type { Row } from "../../src/corpus/rows.js";
 import { makesMessageCheck, TIERS } from "../../src/corpus/rows.js";
 import { ProtocolError } from "../../src/subjects/subject.js";
 import { causeOf, globToRegExp, MAX_RETRIES, runRows, selectRows } from "../../src/run/runner.js";
+import { HANGS_BEFORE_QUICK } from "../../src/run/hangs.js";
 import { score } from "../../src/judge/scoring.js";
 import { inProcessSubject } from "../../src/subjects/in-process.js";
 import { SubjectError, type Session, type Subject } from "../../src/subjects/subject.js";
@@ -128,13 +129,76 @@ describe("runner", () => {
     expect(run.results.filter((r) => r.status === "passed").length).toBe(rows.length - errored.length);
   });
 
-  it("errors a row that gets no reply within the guard", async () => {
+  it("a row with no reply within the guard, in a subject that answers the others, fails as a hang (never errored)", async () => {
     const first = (rows[0] as Extract<Row, { kind: "validate" }>).instance;
     const subject = fakeSubject({ fail: (body) => ("instance" in body && body.instance === first ? "hang" : undefined) });
     const run = await runRows(subject, rows.slice(0, 3), { profile: "ag02", ...options, jobs: 1, requestTimeoutMs: 50, progress: false, starved: () => undefined });
-    expect(run.results[0]).toMatchObject({ status: "errored", error: 'no reply to "validate" within 50 ms' });
+    // it timed out before any other row was answered: decided once the others were
+    expect(run.results[0]).toMatchObject({ status: "failed", checks: [{ actual: { hung: "no answer in 50 ms" }, pass: false }] });
+    expect(run.results[0]!.checks[0]!.note).toMatch(/^your code did not answer in 50 ms on this input \(it hangs or loops\)/);
+    expect(run.results[0]!.error).toBeUndefined();
     expect(run.results[0]!.retried).toBeUndefined();
     expect(run.results.slice(1).every((r) => r.status === "passed")).toBe(true);
+  });
+
+  it("a subject that answers nothing within the guard: its rows stay errored (the adapter, not the student's code)", async () => {
+    const subject = fakeSubject({ fail: (body) => ("instance" in body ? "hang" : undefined) });
+    const run = await runRows(subject, rows.slice(0, 2), { profile: "ag02", ...options, jobs: 1, requestTimeoutMs: 20, progress: false, starved: () => undefined });
+    expect(run.results.map((r) => r.status)).toEqual(["errored", "errored"]);
+  });
+
+  it(`after ${HANGS_BEFORE_QUICK} hangs every session gets a short deadline, so the rest are decided quickly`, async () => {
+    // a stdio-like session: its own timeout, which shorten() lowers
+    const hanging = new Set(rows.slice(2, 10).map((r) => JSON.stringify((r as Extract<Row, { kind: "validate" }>).instance)));
+    const shortened: number[] = [];
+    const reference = inProcessSubject("reference");
+    const subject: Subject = {
+      label: "looping",
+      async open(profile) {
+        const inner = await reference.open(profile);
+        let deadline = 1200;
+        let seq = 0;
+        return {
+          hello: inner.hello,
+          async send(body) {
+            seq++;
+            if ("instance" in body && hanging.has(JSON.stringify(body.instance))) {
+              const ms = deadline;
+              await new Promise((resolve) => setTimeout(resolve, ms));
+              throw new ProtocolError(`no reply to "${body.cmd}" (seq ${seq}) within ${ms} ms; the subject was stopped`);
+            }
+            return inner.send(body);
+          },
+          shorten(ms) {
+            shortened.push(ms);
+            deadline = ms;
+          },
+          recover: async () => {},
+          close: () => inner.close(),
+        };
+      },
+    };
+    const started = Date.now();
+    const run = await runRows(subject, rows.slice(0, 12), { profile: "ag02", ...options, jobs: 1, requestTimeoutMs: 10_000, progress: false, starved: () => undefined });
+    const hung = run.results.filter((r) => r.checks.some((c) => (c.actual as { hung?: string })?.hung !== undefined));
+    expect(hung.map((r) => r.id)).toEqual(rows.slice(2, 10).map((r) => r.id));
+    expect(hung.every((r) => r.status === "failed")).toBe(true);
+    // the first three waited 1200 ms; the short deadline is the floor (the answered rows took ~0 ms), under 1200
+    expect(shortened).toHaveLength(1);
+    expect(shortened[0]).toBeLessThan(1200);
+    expect(hung.slice(0, HANGS_BEFORE_QUICK).map((r) => (r.checks[0]!.actual as { hung: string }).hung)).toEqual(Array(HANGS_BEFORE_QUICK).fill("no answer in 1200 ms"));
+    expect(hung.slice(HANGS_BEFORE_QUICK).every((r) => r.checks[0]!.note!.includes(`every other request got ${shortened[0]} ms`))).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1200 * hung.length - 2000);
+  }, 20_000);
+
+  it("a run retries at most MAX_RETRIES rows that time out while the machine is starved", async () => {
+    // each row hangs once, then answers: every retry is the machine's, until the cap
+    const seen = new Set<string>();
+    const subject = fakeSubject({ fail: (body) => ("instance" in body && !seen.has(JSON.stringify(body.instance)) ? (seen.add(JSON.stringify(body.instance)), "hang") : undefined) });
+    const some = rows.slice(0, MAX_RETRIES + 2);
+    const run = await runRows(subject, some, { profile: "ag02", ...options, jobs: 1, requestTimeoutMs: 20, progress: false, starved: () => "load 9.0 on 2 cores" });
+    expect(run.results.filter((r) => r.retried !== undefined)).toHaveLength(MAX_RETRIES);
+    expect(run.results.slice(0, MAX_RETRIES).every((r) => r.status === "passed")).toBe(true);
   });
 
   it("a row that timed out while the machine was starved runs once more, and counts as that second attempt", async () => {
@@ -147,12 +211,12 @@ describe("runner", () => {
     expect(run.results.slice(1).map((r) => [r.status, r.retried])).toEqual([["passed", undefined], ["passed", undefined]]);
   });
 
-  it("a row that hangs every time is errored after its retry, and a run retries at most MAX_RETRIES rows; other errors are never retried", async () => {
+  it("a row that hangs every time is errored after its retry, and then no timeout is retried (the subject hangs whatever the load); other errors are never retried", async () => {
     const some = rows.slice(0, MAX_RETRIES + 2);
     const subject = fakeSubject({ fail: (body) => ("instance" in body ? "hang" : undefined) });
     const run = await runRows(subject, some, { profile: "ag02", ...options, jobs: 1, requestTimeoutMs: 20, progress: false, starved: () => "load 9.0 on 2 cores" });
     expect(run.results.every((r) => r.status === "errored")).toBe(true);
-    expect(run.results.filter((r) => r.retried !== undefined)).toHaveLength(MAX_RETRIES);
+    expect(run.results.filter((r) => r.retried !== undefined).map((r) => r.id)).toEqual([some[0]!.id]);
     const broken = fakeSubject({ fail: () => new ProtocolError("validate reply: not an object") });
     const again = await runRows(broken, rows.slice(0, 2), { profile: "ag02", ...options, jobs: 1, progress: false, starved: () => "load 9.0 on 2 cores" });
     expect(again.results.map((r) => [r.status, r.retried])).toEqual([["errored", undefined], ["errored", undefined]]);

@@ -10,7 +10,7 @@ import { parseSize } from "../../subjects/sandbox/index.js";
 import { noWorkflowCommands, oneLine } from "../../report/reporters/text.js";
 import { parseDuration, positiveInt } from "../arguments.js";
 import { EXIT, UsageError } from "../errors.js";
-import { toCsv, toMarkdown } from "../../report/class-table.js";
+import { buildFailed, toCsv, toMarkdown } from "../../report/class-table.js";
 import { REPORTERS } from "../../report/reporters/names.js";
 import { buildSandbox, forwarded, gradeCommandOf, kindOf, template, type GradeFlags } from "./grade-options.js";
 import { writeFailure } from "../arguments.js";
@@ -121,14 +121,17 @@ async function gradeCommand(root: string, flags: GradeFlags, scoreArgs: string[]
 
   const failed = outcomes.filter((o) => o.status === "failed");
   const kept = outcomes.filter((o) => o.status === "kept").length;
-  const stopped = outcomes.filter((o) => o.status !== "failed" && o.report.summary.stopped).length;
+  const stopped = outcomes.filter((o) => o.status !== "failed" && o.report.summary.stopped && !buildFailed(o.report)).length;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const parts = [`${outcomes.length - failed.length} of ${outcomes.length} graded in ${seconds} s`];
   if (kept) parts.push(`${kept} kept from an earlier run`);
   if (stopped) parts.push(`${stopped} whose subject could not start or kept failing (score from the rows answered)`);
   say(`${parts.join("; ")}`);
   say(`wrote ${csv}\nwrote ${md}`);
-  if (failed.length === 0) return EXIT.ok;
+  // a build that failed is the student's 0% with a report; still an exit a script can gate on
+  const unbuilt = outcomes.filter((o) => o.status !== "failed" && buildFailed(o.report)).map((o) => o.name);
+  if (unbuilt.length > 0) say(`tool-conformance: ${unbuilt.length === outcomes.length ? "every build failed" : `${unbuilt.length} of ${outcomes.length} builds failed`} (score 0, the build's log in ${unbuilt.length === 1 ? "its report" : "their reports"}): ${unbuilt.map(oneLine).join(", ")}`);
+  if (failed.length === 0) return unbuilt.length > 0 ? EXIT.failed : EXIT.ok;
   say(`tool-conformance: ${failed.length} submission${failed.length === 1 ? " has" : "s have"} no report (score 0 in the class table): ${[...new Set(failed.map((o) => kindOf(o.reason)))].join(", ")}; run the same command again to retry ${failed.length === 1 ? "it" : "them"}`);
   return EXIT.failed;
 }

@@ -76,6 +76,8 @@ async function reportCommand(path: string, flags: ReportFlags): Promise<void> {
   if (reporters.includes("terminal")) process.stdout.write(renderTerminal(report, { paint: paintFor(process.stdout), files: [reportFile] }));
   if (reporters.includes("github-actions")) process.stdout.write(renderGithubActions(report));
   const err = paintFor(process.stderr);
+  // without --key nothing vouches for the report's origin: said, so that a loop over a class never verifies nothing silently
+  if (!key) process.stderr.write(`${err("dim", "not verified:")} ${report.signature ? "the report is signed, but no --key was given to check it" : "the report is not signed"}; with --key, an edited or foreign report is refused\n`);
   if (rescored) process.stderr.write(`${err("dim", "scored again by")} ${describeWeighting(rescored)}\n`);
   for (const file of written) process.stderr.write(`${err("dim", "wrote")} ${file}\n`);
 }

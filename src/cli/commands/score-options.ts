@@ -23,6 +23,7 @@ export interface ScoreFlags extends ScoringFlags, SandboxFlags {
   subject?: string;
   module?: string;
   label?: string;
+  rerunBuild?: string;
   profile: ProfileName;
   tier: string[];
   level: Level;
@@ -64,6 +65,7 @@ export function addScoreOptions(command: Command): Command {
     .option("--mcp-url <url>", "an MCP server reached over Streamable HTTP at this URL, scored with no adapter (docs/mcp.md)")
     .addOption(new Option("--mcp-header <header>", 'with --mcp-url, a request header "NAME: VALUE" (a token); repeatable').argParser((value: string, previous: string[] = []) => [...previous, value]).default([]))
     .option("--label <name>", "the subject's name in reports (default: the command, module or built-in name); merge uses it")
+    .option("--rerun-build <command>", "how the subject is built, put before each failing row's rerun command (`BUILD && tool-conformance score …`, absolute paths shown by their file names); grade gives its --build")
     .addOption(profileOption())
     .option("--tier <tiers>", `tiers to score, repeatable or comma-separated: ${TIERS.join(", ")}, or all (default: core, what the spec fixes; the demo: all)`, collect, [])
     .addOption(new Option("--level <level>", "how strictly answers are compared").choices(LEVELS).default("messages"))

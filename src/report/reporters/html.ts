@@ -74,18 +74,18 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   const outputBox = output ? `<section class="output"><p class="muted">${escapeHtml(OUTPUT_HEADING)}:</p><pre>${escapeHtml(output)}</pre></section>` : "";
 
   const table = [
-    `<table><thead><tr><th>section</th>${tiers.map((tier) => `<th>${tier}</th>`).join("")}<th>total</th><th>score</th></tr></thead><tbody>`,
+    `<table><thead><tr><th>section</th>${tiers.map((tier) => `<th>${tier}</th>`).join("")}<th>rows</th><th>rows passed</th></tr></thead><tbody>`,
     ...sectionsOf(report).map((section) => {
       const s = scores.sections[section]!;
       return `<tr><th><a href="#${section}">${section}</a></th>${tiers.map((tier) => cell(s.tiers[tier])).join("")}${cell(s.total)}<td class="${klass(s.total)}">${formatPercent(s.total.percent)}</td></tr>`;
     }),
-    `<tr class="total"><th>total</th>${tiers.map((tier) => cell(scores.byTier[tier])).join("")}${cell(t)}<td class="${klass(t)}">${formatPercent(t.percent)}</td></tr>`,
+    `<tr class="total"><th>all rows</th>${tiers.map((tier) => cell(scores.byTier[tier])).join("")}${cell(t)}<td class="${klass(t)}">${formatPercent(t.percent)}</td></tr>`,
     `</tbody></table>`,
     `<p class="muted">by level: ${LEVELS.map((level) => `${level} ${formatPercent(scores.byLevel[level].percent)}`).join(" · ")}</p>`,
     // rows beyond the shipped corpus (a grader's private rows, generated ones): each part's own score
     ...(partsOf(report).length > 0
       ? [
-          `<table class="parts"><thead><tr><th>part</th><th>rows</th><th>score</th></tr></thead><tbody>`,
+          `<table class="parts"><thead><tr><th>part</th><th>rows</th><th>rows passed</th></tr></thead><tbody>`,
           ...partsOf(report).map((part) => `<tr><th>${part}</th>${cell(scores.byPart[part])}<td class="${klass(scores.byPart[part]!)}">${formatPercent(scores.byPart[part]!.percent)}</td></tr>`),
           `</tbody></table>`,
         ]

@@ -55,24 +55,25 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   for (const flag of flagsOf(report)) out.push(`> **${flag.startsWith("FLAGGED:") ? "FLAGGED:" : ""}** ${markdownText(flag.replace(/^FLAGGED:\s*/, ""))}`, "");
   const output = outputText(report, maxText);
   if (output) out.push(`${OUTPUT_HEADING}:`, "", ...fence(output));
-  out.push(`| section | ${tiers.join(" | ")} | total | score |`);
+  // every figure here is rows passed over rows: labelled so, beside the one score in the heading
+  out.push(`| section | ${tiers.join(" | ")} | rows | rows passed |`);
   out.push(`| --- | ${tiers.map(() => "---:").join(" | ")} | ---: | ---: |`);
   for (const section of sectionsOf(report)) {
     const s = scores.sections[section]!;
     out.push(`| ${icon(s.total)} ${section} | ${tiers.map((tier) => cell(s.tiers[tier])).join(" | ")} | ${cell(s.total)} | ${formatPercent(s.total.percent)} |`);
   }
-  out.push(`| **total** | ${tiers.map((tier) => `**${cell(scores.byTier[tier])}**`).join(" | ")} | **${cell(t)}** | **${formatPercent(t.percent)}** |`);
+  out.push(`| **all rows** | ${tiers.map((tier) => `**${cell(scores.byTier[tier])}**`).join(" | ")} | **${cell(t)}** | **${formatPercent(t.percent)}** |`);
   out.push("");
   out.push(`| level | ${LEVELS.join(" | ")} |`);
   out.push(`| --- | ${LEVELS.map(() => "---:").join(" | ")} |`);
-  out.push(`| score | ${LEVELS.map((level) => `${formatPercent(scores.byLevel[level].percent)}${level === scores.level ? " (scored)" : ""}`).join(" | ")} |`);
+  out.push(`| rows passed | ${LEVELS.map((level) => `${formatPercent(scores.byLevel[level].percent)}${level === scores.level ? " (scored)" : ""}`).join(" | ")} |`);
   out.push("");
   const parts = partsOf(report);
   if (parts.length > 0) {
     out.push(`| part | ${parts.join(" | ")} |`);
     out.push(`| --- | ${parts.map(() => "---:").join(" | ")} |`);
     out.push(`| rows | ${parts.map((part) => cell(scores.byPart[part])).join(" | ")} |`);
-    out.push(`| score | ${parts.map((part) => formatPercent(scores.byPart[part]!.percent)).join(" | ")} |`);
+    out.push(`| rows passed | ${parts.map((part) => formatPercent(scores.byPart[part]!.percent)).join(" | ")} |`);
     out.push("");
   }
   if (weighted && report.header.scoring) {

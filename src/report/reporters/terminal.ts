@@ -60,13 +60,13 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
 
   const nameWidth = Math.max(7, ...sectionsOf(report).map((s) => s.length)) + 2;
   const width = 11;
-  out.push(paint("dim", `  ${"section".padEnd(nameWidth)}${tiers.map((t) => t.padEnd(width)).join("")}${"total".padEnd(width)}score`));
+  out.push(paint("dim", `  ${"section".padEnd(nameWidth)}${tiers.map((t) => t.padEnd(width)).join("")}${"rows".padEnd(width)}rows passed`));
   for (const section of sectionsOf(report)) {
     const s = scores.sections[section]!;
     out.push(`  ${section.padEnd(nameWidth)}${tiers.map((t) => cell(s.tiers[t], width)).join("")}${cell(s.total, width)}${paint(colorOf(s.total), formatPercent(s.total.percent))}`);
   }
   out.push(
-    `  ${paint("bold", "total".padEnd(nameWidth))}${tiers.map((t) => cell(scores.byTier[t], width)).join("")}${cell(scores.total, width)}${paint(["bold", colorOf(scores.total)], formatPercent(scores.total.percent))}`,
+    `  ${paint("bold", "all rows".padEnd(nameWidth))}${tiers.map((t) => cell(scores.byTier[t], width)).join("")}${cell(scores.total, width)}${paint(["bold", colorOf(scores.total)], formatPercent(scores.total.percent))}`,
   );
   out.push(paint("dim", `  by level: ${LEVELS.map((level) => `${level} ${formatPercent(scores.byLevel[level].percent)}`).join(" · ")}`));
   const parts = partsLine(report);
@@ -95,7 +95,10 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
   const color = weighted ? (weighted.percent >= 100 ? "green" : weighted.percent <= 0 ? "red" : "yellow") : colorOf(t);
   const how = weighted && report.header.scoring ? `; ${report.header.scoring.name === "rows" ? "rows passed over rows" : report.header.scoring.name === "tests" ? `the spec's tests, ${weighted.testsPassed} of ${weighted.tests} passed` : `weights ${report.header.scoring.name}, ${weighted.testsPassed} of ${weighted.tests} tests passed`}${weighted.parts.some((p) => p.name === "generated") ? `, generated cases ${report.header.scoring.fresh > 0 ? "weighed in" : "apart"}` : ""}` : "";
   out.push(
-    `${paint("bold", "score")} ${paint(["bold", color], formatPercent(headline(report)))} ${paint("dim", `(${countsLine(t)} of ${t.rows} rows, level ${scores.level}, tiers ${scores.tiers.join("+")}${how})`)}`,
+    // under a weighting the rows are a figure of their own, with their own percent: "N passed of M" never sits beside another number as if it made it
+    weighted
+      ? `${paint("bold", "score")} ${paint(["bold", color], formatPercent(headline(report)))} ${paint("dim", `(${how.slice(2)}; rows ${formatPercent(t.percent)}: ${countsLine(t)} of ${t.rows}, level ${scores.level}, tiers ${scores.tiers.join("+")})`)}`
+      : `${paint("bold", "score")} ${paint(["bold", color], formatPercent(headline(report)))} ${paint("dim", `(${countsLine(t)} of ${t.rows} rows, level ${scores.level}, tiers ${scores.tiers.join("+")})`)}`,
   );
   return noWorkflowCommands(out.join("\n")) + "\n";
 }

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { SandboxError } from "./common.js";
+import { goBinds } from "./go-runtime.js";
 
 // `--runtime NAME` (repeatable): instead of the whole of /usr, the sandbox shows only what these
 // runtimes need: each one's executable (found on the sandbox's PATH), the shared libraries it
@@ -53,6 +54,16 @@ export function runtimeBinds(names: readonly string[]): RuntimeBinds {
     // libraries outside the system's folders (a runtime built into /usr/local)
     for (const lib of sharedLibraries(file)) addFile(lib, paths, links);
     for (const dir of runtimeFolders(name, file)) paths.add(dir);
+    if (name === "go") {
+      // GOROOT's link targets and a C compiler for -race and cgo (go-runtime.ts)
+      const extra = goBinds(file, { PATH: SANDBOX_PATH, HOME: "/tmp" });
+      for (const path of extra.paths) paths.add(path);
+      for (const tool of extra.executables) {
+        const found = executable(tool, false);
+        if (found) for (const lib of sharedLibraries(found)) addFile(lib, paths, links);
+      }
+      for (const program of extra.programs) for (const lib of sharedLibraries(program)) addFile(lib, paths, links);
+    }
   }
   // nothing inside another bound folder needs its own bind
   const sorted = [...paths].sort();
@@ -114,11 +125,6 @@ function runtimeFolders(name: string, file: string): string[] {
   if (/^python3?(\.\d+)?$/.test(name)) {
     const run = spawnSync(file, ["-c", "import sys\nfor p in sys.path:\n  print(p)"], { encoding: "utf8", timeout: 10_000, cwd: "/", env: { PATH: SANDBOX_PATH } });
     return run.stdout.split("\n").filter((p) => p.startsWith("/") && existsSync(p)).map((p) => realpathSync(p));
-  }
-  if (name === "go") {
-    const run = spawnSync(file, ["env", "GOROOT"], { encoding: "utf8", timeout: 10_000, env: { PATH: SANDBOX_PATH, HOME: "/tmp" } });
-    const root = run.stdout.trim();
-    return root.startsWith("/") && existsSync(root) ? [realpathSync(root)] : [];
   }
   if (name === "java" || name === "javac") {
     // a JDK's home: …/bin/java → …
