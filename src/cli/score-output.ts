@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { baselineMismatch, regressions } from "../report/baseline.js";
 import { formatPercent } from "../judge/scoring.js";
-import { verifyReportFile, type Report, type SignOptions } from "../report/report.js";
+import { markRunStarted, verifyReportFile, type Report, type SignOptions } from "../report/report.js";
+import { makeDirectory } from "../report/directory.js";
 import { renderGithubActions } from "../report/reporters/github-actions.js";
 import type { GradescopeOptions } from "../report/reporters/gradescope.js";
 import { REPORT_FILES, type ReporterName } from "../report/reporters/names.js";
@@ -126,4 +127,19 @@ export function reportPrivateRows(failing: RowTheReferenceFails[], run: number, 
   }
   const one = failing.length === 1;
   throw new UsageError(`${rowsText} under ${dir} disagree${one ? "s" : ""} with the reference (listed above): fix ${one ? "it" : "them"}, or give --trust-private if ${one ? "it encodes" : "they encode"} a choice of your own`);
+}
+
+/**
+ * A whole report already under --out (the last good run, perhaps the --baseline) is kept until this
+ * run's is whole; anything else is replaced by a "started" marker, so a run killed outright leaves
+ * "incomplete" rather than a stale file that reads as this run's.
+ */
+export function markStarted(out: string): void {
+  const reportPath = join(out, REPORT_FILES.json);
+  try {
+    makeDirectory(out);
+    if (!verifyReportFile(reportPath).ok) markRunStarted(reportPath, new Date().toISOString());
+  } catch (error) {
+    throw new UsageError(`cannot write the reports under --out ${out}: ${writeFailure(error)}`);
+  }
 }

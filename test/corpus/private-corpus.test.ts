@@ -72,7 +72,7 @@ describe("score --corpus DIR", () => {
     const line = `by part: corpus ${corpus.percent}% (${corpus.passed}/${corpus.rows}) · private 33.33% (1/3)`;
     expect(s03.stdout).toContain(`  ${line}\n`);
     const md = readFileSync(join(s03.out, "summary.md"), "utf8");
-    expect(md).toContain(`| part | corpus | private |\n| --- | ---: | ---: |\n| rows | ${corpus.passed}/${corpus.rows} | 1/3 |\n| score | ${corpus.percent}% | 33.33% |\n`);
+    expect(md).toContain(`| part | corpus | private |\n| --- | ---: | ---: |\n| rows | ${corpus.passed}/${corpus.rows} | 1/3 |\n| rows passed | ${corpus.percent}% | 33.33% |\n`);
     expect(readFileSync(join(s03.out, "report.html"), "utf8")).toContain(`<tr><th>private</th><td class="band-low">1/3</td><td class="band-low">33.33%</td></tr>`);
     const junit = readFileSync(join(s03.out, "junit.xml"), "utf8");
     expect(junit).toContain(`<property name="part private" value="33.33% (1/3 rows)"/>`);

@@ -47,6 +47,22 @@ function scratchDir(prefix: string): string {
   return dir;
 }
 
+/** The table cheat's table: every request the shipped corpus sends, with the public reference's answer. */
+async function recordTable(): Promise<string> {
+  const answers: Record<string, unknown> = {};
+  const byCmd: Record<string, unknown> = {};
+  const session = await inProcessSubject("reference").open("ag02");
+  const record = async (body: Body) => {
+    const reply = await session.send(body);
+    answers[canonical(body)] ??= reply;
+    byCmd[body.cmd] ??= reply;
+    return reply;
+  };
+  await record({ cmd: "start", version: 1, profile: "ag02" } as Body);
+  for (const row of rowsForProfile(loadCorpus(), "ag02")) await runRow(row, record, "ag02").catch(() => undefined);
+  return JSON.stringify({ answers, byCmd });
+}
+
 /** A submission folder holding the red-team fixtures. */
 function submission(): string {
   const dir = join(scratchDir("tc-red-"), "submission");
@@ -282,19 +298,8 @@ describe("no borrowed answers", () => {
 
   it("a table of the public reference's answers passes the corpus, not the fresh cases of a keyed seed: its report is flagged", { timeout: 120_000 }, async () => {
     // the table: every request the corpus sends, with the reference's answer (what a student could record)
-    const answers: Record<string, unknown> = {};
-    const byCmd: Record<string, unknown> = {};
-    const session = await inProcessSubject("reference").open("ag02");
-    const record = async (body: Body) => {
-      const reply = await session.send(body);
-      answers[canonical(body)] ??= reply;
-      byCmd[body.cmd] ??= reply;
-      return reply;
-    };
-    await record({ cmd: "start", version: 1, profile: "ag02" } as Body);
-    for (const row of rowsForProfile(loadCorpus(), "ag02")) await runRow(row, record, "ag02").catch(() => undefined);
     const dir = submission();
-    writeFileSync(join(dir, "table.json"), JSON.stringify({ answers, byCmd }));
+    writeFileSync(join(dir, "table.json"), await recordTable());
     const keyFile = join(scratchDir("tc-red-key-"), "grading.key");
     writeFileSync(keyFile, "7e".repeat(32) + "\n");
     const run = score(dir, "python3 table.py", ["--runtime", "python3", "--fresh", "100", "--key", keyFile, "--min-score", "0", "--jobs", "1", "--reporter", "json,markdown"]);
@@ -522,21 +527,6 @@ describe("the Kubernetes template, run here", () => {
 
 // Issue #29: a grade a student cannot inflate. Each attack is replayed as the student made it.
 describe("a grade a student cannot inflate", () => {
-  /** The table cheat's table: every request the shipped corpus sends, with the public reference's answer. */
-  async function recordTable(): Promise<string> {
-    const answers: Record<string, unknown> = {};
-    const byCmd: Record<string, unknown> = {};
-    const session = await inProcessSubject("reference").open("ag02");
-    const record = async (body: Body) => {
-      const reply = await session.send(body);
-      answers[canonical(body)] ??= reply;
-      byCmd[body.cmd] ??= reply;
-      return reply;
-    };
-    await record({ cmd: "start", version: 1, profile: "ag02" } as Body);
-    for (const row of rowsForProfile(loadCorpus(), "ag02")) await runRow(row, record, "ag02").catch(() => undefined);
-    return JSON.stringify({ answers, byCmd });
-  }
   /** The honest Python registry with `required` and `additionalProperties: false` left out (s06 and s07 at once). */
   const lazy = () =>
     readFileSync(HONEST, "utf8")

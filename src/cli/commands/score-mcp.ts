@@ -3,18 +3,16 @@ import { join } from "node:path";
 import { SubjectStoppedError } from "../../harness/stopped.js";
 import { scoreMcp } from "../../harness/score-mcp.js";
 import type { Weighting } from "../../judge/weighting.js";
-import { verifyReportFile, markRunStarted, type ReadOptions, type Report, type SignOptions } from "../../report/report.js";
-import { REPORT_FILES } from "../../report/reporters/names.js";
+import type { ReadOptions, Report, SignOptions } from "../../report/report.js";
 import { noWorkflowCommands, shellQuote } from "../../report/reporters/text.js";
 import { INTERRUPTED_REPORT_FILE } from "../../report/write-reports.js";
 import type { McpEndpoint } from "../../subjects/mcp/client.js";
 import { SubjectError } from "../../subjects/subject.js";
-import { makeDirectory } from "../../report/directory.js";
-import { parseTiers, readReportOrExplain, writeFailure } from "../arguments.js";
+import { parseTiers, readReportOrExplain } from "../arguments.js";
 import { UsageError } from "../errors.js";
 import { onInterrupt } from "../interrupt.js";
 import { sandboxLimits, subjectSandbox } from "../sandbox-options.js";
-import { checkBaseline, checkBaselineSettings, emitReports, reportInterrupted, scoreVerdict, type Output } from "../score-output.js";
+import { checkBaseline, checkBaselineSettings, emitReports, markStarted, reportInterrupted, scoreVerdict, type Output } from "../score-output.js";
 import type { ScoreFlags } from "./score-options.js";
 
 // `score --mcp "COMMAND"` / `--mcp-url URL`: an MCP server scored with no adapter. The same
@@ -101,12 +99,3 @@ export function headersOf(values: readonly string[]): Record<string, string> {
   return headers;
 }
 
-function markStarted(out: string): void {
-  const reportPath = join(out, REPORT_FILES.json);
-  try {
-    makeDirectory(out);
-    if (!verifyReportFile(reportPath).ok) markRunStarted(reportPath, new Date().toISOString());
-  } catch (error) {
-    throw new UsageError(`cannot write the reports under --out ${out}: ${writeFailure(error)}`);
-  }
-}

@@ -8,20 +8,18 @@ import { seedFromKey } from "../../fuzz/fresh.js";
 import { rowsTheReferenceFails } from "../../harness/private-rows.js";
 import { checkMutant, rowsFor, scoreSubject, SubjectStoppedError, type ScoreSubjectOptions } from "../../harness/score-subject.js";
 import type { ScoreOptions } from "../../run/outcome.js";
-import { makeDirectory } from "../../report/directory.js";
-import { markRunStarted, readKeyFile, verifyReportFile, type ReadOptions, type Report, type SignOptions } from "../../report/report.js";
-import { REPORT_FILES } from "../../report/reporters/names.js";
+import { readKeyFile, type ReadOptions, type Report, type SignOptions } from "../../report/report.js";
 import { noWorkflowCommands, shellQuote } from "../../report/reporters/text.js";
 import { INTERRUPTED_REPORT_FILE } from "../../report/write-reports.js";
 import { SubjectError } from "../../subjects/subject.js";
 import { isPlainRows } from "../../judge/weighting.js";
 import { demo } from "../demo.js";
-import { newSeed, parseDuration, parseReporters, parseSeed, parseTiers, percentArg, positiveInt, positiveNumber, readReportOrExplain, subjectSpecOf, writeFailure } from "../arguments.js";
+import { newSeed, parseDuration, parseReporters, parseSeed, parseTiers, percentArg, positiveInt, positiveNumber, readReportOrExplain, subjectSpecOf } from "../arguments.js";
 import { UsageError } from "../errors.js";
 import { onInterrupt } from "../interrupt.js";
 import { rerunCommand } from "../rerun.js";
 import { sandboxLimits, subjectSandbox } from "../sandbox-options.js";
-import { checkBaseline, checkBaselineSettings, checkStdoutReporters, emitReports, reportInterrupted, reportPrivateRows, scoreVerdict, type Output } from "../score-output.js";
+import { checkBaseline, checkBaselineSettings, checkStdoutReporters, emitReports, markStarted, reportInterrupted, reportPrivateRows, scoreVerdict, type Output } from "../score-output.js";
 import { weightingFrom } from "../scoring-options.js";
 import { namesMcp, scoreMcpCommand } from "./score-mcp.js";
 import { addScoreOptions, MAX_FRESH, MAX_JOBS, MAX_POINTS, MAX_TIMEOUT_MS, type ScoreFlags } from "./score-options.js";
@@ -145,17 +143,3 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   return baseline ? Math.max(code, checkBaseline(report, baseline, flags.baseline!)) : code;
 }
 
-/**
- * A whole report already under --out (the last good run, perhaps the --baseline) is kept until this
- * run's is whole; anything else is replaced by a "started" marker, so a run killed outright leaves
- * "incomplete" rather than a stale file that reads as this run's.
- */
-function markStarted(out: string): void {
-  const reportPath = join(out, REPORT_FILES.json);
-  try {
-    makeDirectory(out);
-    if (!verifyReportFile(reportPath).ok) markRunStarted(reportPath, new Date().toISOString());
-  } catch (error) {
-    throw new UsageError(`cannot write the reports under --out ${out}: ${writeFailure(error)}`);
-  }
-}
