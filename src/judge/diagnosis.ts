@@ -111,7 +111,7 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
   const failing = [...answered.values()].filter((result) => statusOf(result.checks, options) === "failed").map((result) => result.id);
   const failSet = new Set(failing);
   const crashes = failing.filter((id) => answered.get(id)!.checks.some((check) => !check.pass && crashIn(check.actual) !== undefined));
-  const raced = crashes.filter((id) => answered.get(id)!.checks.some((check) => !check.pass && deathOf(check) !== undefined && (check.note ?? "").includes("a data race")));
+  const raced = crashes.filter((id) => answered.get(id)!.checks.some((check) => !check.pass && deathOf(check) !== undefined && check.note?.includes("a data race") === true));
   const hung = failing.filter((id) => answered.get(id)!.checks.some((check) => hangOf(check) !== undefined));
 
   const scored = fingerprints.map((fp) => judge(fp, answered, failSet));

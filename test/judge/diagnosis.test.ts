@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { hangCheck } from "../../src/run/hangs.js";
 import { diagnose, MIN_SHARE, pitfallLabel, type Fingerprint } from "../../src/judge/diagnosis.js";
 import type { RowResult, ScoreOptions } from "../../src/run/outcome.js";
 import type { Check } from "../../src/run/run-row.js";
@@ -134,6 +135,45 @@ describe("diagnose: rows with no answer, and crashes", () => {
     const d = diagnose(run(["c1", "c2", "c3", "c4"], ["c5", "c6"]), options, all);
     expect(d.matches.map((m) => [m.id, m.hits, m.size])).toEqual([["s03", 4, 4]]);
     expect(d.lines.at(-1)).toMatch(/^2 rows gave no usable answer/);
+  });
+
+  it("says a data race apart from other crashes: a death whose note names the race, not a throw, nor a death of another cause", () => {
+    const race = (n: number): Check => ({ ...verdict({ died: "the process exited with code 66" }), note: `a data race (the race detector stopped the process): write at ${n}` });
+    const died = { ...verdict({ died: "the process exited with code 2" }), note: "panic: index out of range" };
+    // a throw whose note says "a data race" is a throw, not a death
+    const thrown = { ...verdict({ threw: "RuntimeError" }), note: "it threw a data race" };
+    const d = diagnose(run({ c1: [race(1)], c2: [race(2)], c3: [died], c4: [thrown] }), options, []);
+    expect(d.crashed).toBe(4);
+    expect(d.raced).toBe(2);
+    expect(d.lines).toEqual([
+      "a data race stopped your code on 2 rows (the registry must be safe for concurrent use: guard its map with a mutex): c1, c2",
+      "your implementation crashed on 2 rows (it raised, panicked or died instead of answering; the spec's promise is an answer to every input): c3, c4",
+    ]);
+    // a race on one check of a row whose other checks pass; a death with no note is no race
+    const one = diagnose(run({ c1: [verdict("valid"), race(1)], c2: [verdict({ died: "the process exited with code 66" })] }), options, []);
+    expect(one.raced).toBe(1);
+    expect(one.lines).toEqual([
+      "a data race stopped your code on 1 row (the registry must be safe for concurrent use: guard its map with a mutex): c1",
+      "your implementation crashed on 1 row (it raised, panicked or died instead of answering; the spec's promise is an answer to every input): c2",
+    ]);
+    // a passing check that once died is no race, and a row without a death has none
+    expect(diagnose(run({ c1: [{ ...race(1), pass: true }, verdict("invalid")] }), options, []).raced).toBeUndefined();
+    expect(diagnose(run({ c1: [{ ...verdict("invalid"), note: "a data race" }] }), options, []).raced).toBeUndefined();
+  });
+
+  it("says rows with no answer in time as a hang, with the longest wait and the shorter one given once it hung", () => {
+    const d = diagnose(run({ c1: [hangCheck("core", 5000)], c2: [hangCheck("core", 5000)], c3: [hangCheck("core", 500)], c4: [verdict("invalid")] }), options, []);
+    expect(d.hung).toBe(3);
+    expect(d.crashed).toBeUndefined();
+    expect(d.lines).toEqual([
+      "no known pitfall matches your 1 failing row",
+      "your code did not answer in 5000 ms on these inputs (it hangs or loops), 3 rows (once it had hung on a few, each other request was given 500 ms): c1, c2, c3",
+    ]);
+    // the hang's check after one that passed
+    const same = diagnose(run({ c1: [verdict("valid"), hangCheck("core", 700)] }), options, []);
+    expect(same.hung).toBe(1);
+    expect(same.lines).toEqual(["your code did not answer in 700 ms on these inputs (it hangs or loops), 1 row: c1"]);
+    expect(diagnose(run({ c1: [verdict("invalid")] }), options, []).hung).toBeUndefined();
   });
 
   it("counts a crash as the implementation's own wrong answer, said apart and no evidence of another pitfall", () => {
