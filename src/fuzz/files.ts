@@ -4,7 +4,7 @@ import { basename, dirname, join } from "node:path";
 import { CorpusError, loadCorpus } from "../corpus/load.js";
 import type { Row } from "../corpus/rows.js";
 import { UsageError, writeFailure } from "../errors.js";
-import { writeFileAtomic } from "../report/report.js";
+import { writeFileAtomic } from "../report/directory.js";
 import { parseRule, type Rule } from "./findings.js";
 
 // fuzz's files: --known (findings set aside), --save (findings appended as corpus rows), and the

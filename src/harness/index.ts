@@ -6,5 +6,6 @@ export type { McpEndpoint } from "../subjects/mcp/client.js";
 export type { Report, ReportHeader, ReportRow, ReportSummary } from "../report/report.js";
 export { renderMarkdown } from "../report/reporters/markdown.js";
 export { renderJUnit } from "../report/reporters/junit.js";
-export { writeReport, parseReport, readReport } from "../report/report.js";
+export { writeReport } from "../report/format-report.js";
+export { parseReport, readReport } from "../report/read-report.js";
 export { TIERS, LEVELS, type Tier, type Level, type ProfileName } from "../corpus/rows.js";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Fingerprint } from "../judge/diagnosis.js";
-import { writeFileAtomic } from "../report/report.js";
+import { writeFileAtomic } from "../report/directory.js";
 import { rowsForProfile, type ProfileName, type Row } from "../corpus/rows.js";
 import { loadCatalog, MutantError, mutantsFor, type Mutant } from "./catalog.js";
 import { BUILT_DIR, readManifest } from "./load.js";

@@ -1,5 +1,7 @@
 import { join } from "node:path";
-import { formatReport, writeFileAtomic, writeReport, type Report, type SignOptions } from "./report.js";
+import { formatReport, writeReport, type SignOptions } from "./format-report.js";
+import { writeFileAtomic } from "./directory.js";
+import { type Report } from "./report.js";
 import { writeStepSummary } from "./reporters/github-actions.js";
 import { formatGradescope, type GradescopeOptions } from "./reporters/gradescope.js";
 import { renderHtml } from "./reporters/html.js";

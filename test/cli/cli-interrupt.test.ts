@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/corpus/load.js";
-import { parseReport, verifyReportFile } from "../../src/report/report.js";
+import { parseReport, verifyReportFile } from "../../src/report/read-report.js";
 import { cli, MAIN } from "../helpers/cli-helpers.js";
 
 // score interrupted by SIGINT or SIGTERM: the subject is stopped, every requested report is written

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/corpus/load.js";
-import { parseReport, readReport } from "../../src/report/report.js";
+import { parseReport, readReport } from "../../src/report/read-report.js";
 
 // The reports as a user gets them from the CLI (npm test builds dist/ first): a subject that
 // cannot start still gets every report, hostile subject output never reaches the terminal raw,

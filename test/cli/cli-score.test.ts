@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { parseDuration, positiveInt } from "../../src/cli/arguments.js";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/corpus/load.js";
-import { readReport } from "../../src/report/report.js";
+import { readReport } from "../../src/report/read-report.js";
 
 // The score and merge commands as a user runs them (npm test builds dist/ first).
 

@@ -11,7 +11,7 @@ import { CORE_DOMAIN } from "../../src/fuzz/domain.js";
 import { keywordsOf } from "../../src/fuzz/model.js";
 import { validateProbe } from "../../src/fuzz/probes.js";
 import { PACKAGE_ROOT, loadCorpus } from "../../src/corpus/load.js";
-import { readReport } from "../../src/report/report.js";
+import { readReport } from "../../src/report/read-report.js";
 import type { Row } from "../../src/corpus/rows.js";
 import { inProcessSubject } from "../../src/subjects/in-process.js";
 import { stdioSubject } from "../../src/subjects/stdio.js";

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { PACKAGE_ROOT } from "../../src/corpus/load.js";
-import { readReport, type Report } from "../../src/report/report.js";
+import { readReport } from "../../src/report/read-report.js";
+import { type Report } from "../../src/report/report.js";
 import { probeBwrap } from "../../src/subjects/sandbox/index.js";
 
 // Shared by the sandbox and hostile-subject tests: a submission folder outside this package

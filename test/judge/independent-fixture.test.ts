@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/corpus/load.js";
-import { readReport, type Report } from "../../src/report/report.js";
+import { readReport } from "../../src/report/read-report.js";
+import { type Report } from "../../src/report/report.js";
 
 // The tester, tested with an implementation it did not derive: test/fixtures/independent-js was
 // written from the seed alone (plain objects, JSON.parse floats, ECMA-262 patterns, its own

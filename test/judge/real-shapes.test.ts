@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/corpus/load.js";
-import { readReport, type Report, type ReportRow } from "../../src/report/report.js";
+import { readReport } from "../../src/report/read-report.js";
+import { type Report, type ReportRow } from "../../src/report/report.js";
 
 // The diagnosis, tested on code nobody here wrote: test/fixtures/real-shapes holds small
 // implementations of the ag.02 contract, each with ONE departure of a shape real code takes

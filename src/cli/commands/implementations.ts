@@ -5,7 +5,8 @@ import { readImplementationList } from "../../libraries/implementations-list.js"
 import { scoreImplementation, type ImplementationScore } from "../../libraries/score-implementation.js";
 import { implementationsMarkdown } from "../../libraries/implementations-table.js";
 import { makeDirectory } from "../../report/directory.js";
-import { writeFileAtomic, writeReport } from "../../report/report.js";
+import { writeFileAtomic } from "../../report/directory.js";
+import { writeReport } from "../../report/format-report.js";
 import { renderMarkdown } from "../../report/reporters/markdown.js";
 import { paintFor } from "../../report/reporters/terminal.js";
 import { formatPercent } from "../../judge/scoring.js";

@@ -1,6 +1,8 @@
 import { dirname } from "node:path";
 import { Option, type Command } from "commander";
-import { readKeyFile, withWeighting, type Report } from "../../report/report.js";
+import { readKeyFile } from "../../report/format-report.js";
+import { withWeighting } from "../../report/build-report.js";
+import { type Report } from "../../report/report.js";
 import { renderGithubActions } from "../../report/reporters/github-actions.js";
 import { VISIBILITIES, type Visibility } from "../../report/reporters/gradescope.js";
 import { writeReportFiles } from "../../report/write-reports.js";
