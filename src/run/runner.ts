@@ -1,8 +1,8 @@
 import { availableParallelism, loadavg } from "node:os";
-import cliProgress from "cli-progress";
 import { resultOf, statusOf, type RowResult, type ScoreOptions } from "./outcome.js";
 import type { Send, StartReply } from "../subjects/protocol.js";
-import { makesMessageCheck, messageTierOf, rowsForProfile, type Level, type ProfileName, type Row, type Section, type Tier } from "../corpus/rows.js";
+import type { ProfileName, Row } from "../corpus/rows.js";
+import { PROGRESS_LINE_MS, startProgress } from "./progress.js";
 import { runRow } from "./run-row.js";
 import { Hangs } from "./hangs.js";
 import { graderFaultOf, markGraderFault, ProtocolError, SubjectError, type Session, type Subject } from "../subjects/subject.js";
@@ -12,61 +12,9 @@ import { graderFaultOf, markGraderFault, ProtocolError, SubjectError, type Sessi
 // session recovers; only a SubjectError (the subject cannot start or keeps failing) stops the run.
 // A time budget, when given, bounds the whole run: past it, what is in flight is stopped and
 // every row not answered is errored with that cause; the run still returns every row.
+// Which rows a run takes is select.ts; its progress on stderr, progress.ts.
 
-/** Which rows of the corpus a run takes. */
-export interface Selection {
-  profile: ProfileName;
-  /** Tiers to score; default all. A row is taken when its own tier is one, or its exact-text checks' tier is and they count (level messages). */
-  tiers?: readonly Tier[];
-  /** The level scored; default messages. */
-  level?: Level;
-  /** Sections to run; default all. */
-  sections?: readonly Section[];
-  /** Globs over row ids (or section names); a row is taken when any matches. Default all. */
-  filters?: readonly string[];
-}
-
-/**
- * A glob over row ids: `*` matches any run of characters (slashes included), `?` one character,
- * everything else itself. `validate/*` is every validate row; `*minLength*` every row naming it.
- */
-export function globToRegExp(glob: string): RegExp {
-  let source = "";
-  for (const char of glob) {
-    if (char === "*") source += ".*";
-    else if (char === "?") source += ".";
-    else source += char.replace(/[\\^$.|+()[\]{}]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "u");
-}
-
-/** Whether a filter takes a row: its glob matches the row id or the section name. */
-export function filterMatches(filter: string, row: Pick<Row, "id" | "section">): boolean {
-  const pattern = globToRegExp(filter);
-  return pattern.test(row.id) || pattern.test(row.section);
-}
-
-/** The rows a selection takes, in corpus order, and the filters that took none (a likely typo). */
-export function selectRows(rows: readonly Row[], selection: Selection): { rows: Row[]; unmatched: string[] } {
-  const filters = (selection.filters ?? []).map((filter) => ({ filter, pattern: globToRegExp(filter), hits: 0 }));
-  const taken = rowsForProfile(rows, selection.profile).filter((row) => {
-    if (selection.tiers && !selection.tiers.includes(row.tier)) {
-      const texts = (selection.level ?? "messages") === "messages" && makesMessageCheck(row) && selection.tiers.includes(messageTierOf(row));
-      if (!texts) return false;
-    }
-    if (selection.sections && !selection.sections.includes(row.section)) return false;
-    if (filters.length === 0) return true;
-    let taken = false;
-    for (const f of filters) {
-      if (f.pattern.test(row.id) || f.pattern.test(row.section)) {
-        f.hits++;
-        taken = true;
-      }
-    }
-    return taken;
-  });
-  return { rows: taken, unmatched: filters.filter((f) => f.hits === 0).map((f) => f.filter) };
-}
+export { filterMatches, globToRegExp, selectRows, type Selection } from "./select.js";
 
 export interface RunOptions extends ScoreOptions {
   profile: ProfileName;
@@ -121,8 +69,6 @@ export interface Run {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /** Sessions opened when none is asked for: the cores, up to this many. */
 const MAX_DEFAULT_JOBS = 64;
-/** A run this long (ms) gets a progress bar, when stderr is a terminal. */
-const PROGRESS_AFTER_MS = 800;
 
 /** Runs `rows` against `subject`. Throws SubjectError when the subject cannot start or keeps failing. */
 export async function runRows(subject: Subject, rows: readonly Row[], options: RunOptions): Promise<Run> {
@@ -379,64 +325,4 @@ function asSubjectError(error: unknown, context: string): SubjectError {
 
 function elapsed(t0: number): number {
   return Math.round((performance.now() - t0) * 100) / 100;
-}
-
-interface Progress {
-  update(done: number): void;
-  stop(): void;
-}
-
-/** Without a terminal, a progress line this often (ms): a CI log shows a long run moving. */
-const PROGRESS_LINE_MS = 10_000;
-
-/**
- * A progress bar that appears only on a terminal, and only once the run has lasted a while; without
- * one ("auto"), a plain line every `everyMs` (`scoring: 120/801 rows (14%), 10 s`) until the run ends.
- */
-function startProgress(mode: "auto" | boolean, total: number, everyMs: number): Progress {
-  if (mode === false || total === 0) return { update() {}, stop() {} };
-  const terminal = mode === true || (process.stderr.isTTY === true && !process.env.CI);
-  if (!terminal) return progressLines(total, everyMs);
-  let bar: cliProgress.SingleBar | undefined;
-  let done = 0;
-  const timer = setTimeout(
-    () => {
-      bar = new cliProgress.SingleBar(
-        { stream: process.stderr, format: "  scoring [{bar}] {value}/{total} rows  {eta_formatted} left", hideCursor: true, clearOnComplete: true },
-        cliProgress.Presets.shades_classic,
-      );
-      bar.start(total, done);
-    },
-    mode === true ? 0 : PROGRESS_AFTER_MS,
-  );
-  timer.unref();
-  return {
-    update(n) {
-      done = n;
-      bar?.update(n);
-    },
-    stop() {
-      clearTimeout(timer);
-      bar?.stop();
-    },
-  };
-}
-
-/** Progress as plain lines, one every `everyMs`, for a log that is not a terminal. */
-function progressLines(total: number, everyMs: number): Progress {
-  const started = Date.now();
-  let done = 0;
-  const timer = setInterval(() => {
-    const seconds = Math.round((Date.now() - started) / 1000);
-    process.stderr.write(`  scoring: ${done}/${total} rows (${Math.floor((done / total) * 100)}%), ${seconds} s\n`);
-  }, everyMs);
-  timer.unref();
-  return {
-    update(n) {
-      done = n;
-    },
-    stop() {
-      clearInterval(timer);
-    },
-  };
 }

@@ -1,11 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { accessSync, chownSync, constants, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { accessSync, chownSync, constants, readlinkSync, realpathSync, statSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { PACKAGE_ROOT } from "../../corpus/load.js";
 import { cgroupSupport, launchInGroup, makeCgroup, type CgroupSupport } from "./cgroup.js";
 import { closeInheritedDescriptors } from "./descriptors.js";
 import { DEFAULT_LIMITS, formatSize, SandboxError, shellLine, type Limits, type Sandbox } from "./common.js";
+import { otherCopies } from "./other-copies.js";
+import { checkedBind, checkedFolder, existingReal, kindOf, within, type Hidden } from "./paths.js";
 import { runtimeBinds, SANDBOX_PATH } from "./runtime.js";
 
 // The bubblewrap sandbox. The subject sees:
@@ -300,118 +302,7 @@ export function probeBwrap(bwrap: string | undefined = findBwrap()): ProbeResult
   return result;
 }
 
-/** The package's name, as its package.json says. */
-function packageName(): string | undefined {
-  try {
-    return (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { name?: string }).name;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A folder's entries; none when it cannot be read (absent, not a folder, closed to us). */
-function entriesOf(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Every other copy of this tool the sandbox would show: packages of the same name in the global
- * node_modules folders (npm i -g, a system package, nvm's or a prefix's), found by their
- * package.json, not by folder name.
- */
-export function otherCopies(binds: readonly string[] = []): string[] {
-  const name = packageName();
-  if (!name) return [];
-  const roots = new Set<string>(["/usr/lib/node_modules", "/usr/local/lib/node_modules", "/usr/share/nodejs", "/usr/lib/nodejs", "/opt/node_modules", join(dirname(dirname(process.execPath)), "lib", "node_modules")]);
-  if (process.env.npm_config_prefix) roots.add(join(process.env.npm_config_prefix, "lib", "node_modules"));
-  if (process.env.TOOL_CONFORMANCE_EXTRA_MODULES) for (const dir of process.env.TOOL_CONFORMANCE_EXTRA_MODULES.split(delimiter)) if (dir) roots.add(dir);
-  const found = new Set<string>();
-  const look = (dir: string, depth: number) => {
-    for (const entry of entriesOf(dir)) {
-      const path = join(dir, entry);
-      if (entry.startsWith("@") && depth === 0) {
-        look(path, 1);
-        continue;
-      }
-      try {
-        const manifest = JSON.parse(readFileSync(join(path, "package.json"), "utf8")) as { name?: string };
-        if (manifest.name === name) found.add(realpathSync(path));
-      } catch {
-        // not a package
-      }
-      // a package installed as a dependency of another global one
-      if (depth === 0 && existsSync(join(path, "node_modules"))) look(join(path, "node_modules"), 1);
-    }
-  };
-  for (const root of roots) look(root, 0);
-  // a runtime folder shown with --sandbox-bind (an nvm or a prefix) may hold one: its node_modules folders, a few levels down
-  const search = (dir: string, depth: number) => {
-    for (const entry of entriesOf(dir)) {
-      const path = join(dir, entry);
-      if (kindOf(path) !== "dir") continue;
-      if (entry === "node_modules") look(path, 0);
-      else if (depth > 0 && !entry.startsWith(".")) search(path, depth - 1);
-    }
-  };
-  for (const bind of binds) search(bind, 4);
-  return [...found];
-}
-
-function checkedFolder(path: string, flag: string, hidden: readonly Hidden[]): string {
-  const real = existingReal(path);
-  if (real === undefined) throw new SandboxError(`${flag} ${path}: no such folder`);
-  if (kindOf(real) !== "dir") throw new SandboxError(`${flag} ${path}: not a folder`);
-  if (real === "/") throw new SandboxError(`${flag} ${path}: the whole machine; give the submission's own folder`);
-  refuseHidden(real, path, flag, hidden);
-  return real;
-}
-
-function checkedBind(path: string, hidden: readonly Hidden[]): string {
-  const real = existingReal(path);
-  if (real === undefined) throw new SandboxError(`--sandbox-bind ${path}: no such file or folder`);
-  if (real === "/") throw new SandboxError(`--sandbox-bind ${path}: the whole machine; give the runtime's own folder`);
-  refuseHidden(real, path, "--sandbox-bind", hidden);
-  return real;
-}
-
-/** A path the subject must not see, and how to name it in an error. */
-interface Hidden {
-  path: string;
-  what: string;
-}
-
-function refuseHidden(real: string, given: string, flag: string, hidden: readonly Hidden[]): void {
-  const inside = hidden.find((h) => within(real, h.path));
-  if (inside) throw new SandboxError(`${flag} ${given}: it is inside ${inside.what}; give a folder outside it`);
-}
-
-/** Whether `path` is `parent` or inside it (both absolute and real). */
-function within(path: string, parent: string): boolean {
-  const rel = relative(parent, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel));
-}
-
-function existingReal(path: string): string | undefined {
-  try {
-    return realpathSync(resolve(path));
-  } catch {
-    return undefined;
-  }
-}
-
-function kindOf(path: string): "dir" | "link" | "file" | undefined {
-  try {
-    const stat = lstatSync(path);
-    return stat.isSymbolicLink() ? "link" : stat.isDirectory() ? "dir" : "file";
-  } catch {
-    return undefined;
-  }
-}
-
 function definedOnly<T extends object>(options: T): Partial<T> {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
+

@@ -8,7 +8,8 @@ import { noSandbox } from "./none.js";
 // private /tmp, with caps on memory, processes, CPU time and file size (docs/sandbox.md).
 
 export * from "./common.js";
-export { findBwrap, otherCopies, probeBwrap, sandboxOwner, sandboxUid, type BwrapOptions } from "./bwrap.js";
+export { findBwrap, probeBwrap, sandboxOwner, sandboxUid, type BwrapOptions } from "./bwrap.js";
+export { otherCopies } from "./other-copies.js";
 export { cgroupSupport } from "./cgroup.js";
 
 export type SandboxOptions = { mode: "none" } | ({ mode: "bwrap" } & BwrapOptions);
