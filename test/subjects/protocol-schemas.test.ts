@@ -71,6 +71,10 @@ describe("the protocol's message schemas", () => {
       }
       const wrong = lines.map(({ kind, line }) => ({ kind, line: line.slice(0, 300), problems: checkMessage(kind, JSON.parse(line)) })).filter((l) => l.problems.length > 0);
       expect(wrong).toEqual([]);
+      // every request is strict JSON a strict decoder reads: a malformed text (a lone surrogate escape
+      // included) travels as the characters of its text, so the line itself never holds a lone surrogate
+      const unreadable = lines.filter(({ kind, line }) => kind.endsWith(".request") && !everyStringWellFormed(JSON.parse(line)));
+      expect(unreadable.map((l) => l.line.slice(0, 200))).toEqual([]);
     }, 30_000);
   }
 
@@ -105,11 +109,16 @@ describe("the protocol's message schemas", () => {
       ["compile.reply", { seq: 1, ok: false }, "$: does not match any schema in anyOf"],
       ["call.reply", { seq: 1, result: { callId: "c", name: "t", content: "x", isError: false }, message: { role: "tool", tool_call_id: "c", content: "x" }, runs: { t: [{}] } }, "$.runs.t[0]: expected string, got object"],
       ["start.reply", { seq: 1, ready: true, version: 1, implementation: { name: "x", language: "go" }, profiles: [], capabilities: [] }, "$.profiles: expected at least 1 items, got 0"],
-      ["definitions.reply", { seq: 1, definitions: [{ name: "t", description: "", parameters: "{}" }] }, "$.definitions[0].parameters: expected object, got string"],
+      ["definitions.reply", { seq: 1, definitions: [{ name: "t", description: "" }] }, '$.definitions[0]: missing required property "parameters"'],
       ["register.request", { seq: 1, cmd: "register", tool: { name: "t", description: "", parameters: {}, behavior: { kind: "echo" } } }, "$.tool.parameters: expected string or null, got object"],
       ["register.request", { seq: 1, cmd: "register", tool: { name: "t", description: "", parameters: null, behavior: { kind: "explode" } } }, "$.tool.behavior: does not match any schema in anyOf"],
     ];
     for (const [kind, message, problem] of cases) expect(checkMessage(kind, message), JSON.stringify(message)).toContain(problem);
+  });
+
+  it("accept whatever parameters an implementation holds, so that a wrong one fails its row instead of erroring it", () => {
+    // an implementation that wrongly accepted "[]" as parameters can say so; the row then fails on the value
+    for (const parameters of [[], "{}", null, 3]) expect(checkMessage("definitions.reply", { seq: 1, definitions: [{ name: "t", description: "", parameters }] }), JSON.stringify(parameters)).toEqual([]);
   });
 
   it("accept a definition without description (Go's omitempty drops an empty one), and nothing else missing", () => {
@@ -133,6 +142,16 @@ describe("the protocol's message schemas", () => {
     expect(explainBatchReply("register", "ok")).toEqual(['$: expected object: "ok"']);
   });
 });
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether every string and key in a parsed value is well-formed Unicode (no lone surrogate). */
+function everyStringWellFormed(value: unknown): boolean {
+  if (typeof value === "string") return !LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.every(everyStringWellFormed);
+  if (typeof value === "object" && value !== null) return Object.entries(value).every(([key, v]) => !LONE_SURROGATE.test(key) && everyStringWellFormed(v));
+  return true;
+}
 
 // keep the Command type and COMMANDS in step
 void (COMMANDS satisfies readonly Command[]);
