@@ -164,7 +164,8 @@ function guarantees(limits: Limits, identity: IdentityMode, uid: number | undefi
     ? `memory ${formatSize(limits.memoryBytes)} for the whole sandbox, shared memory and tmpfs included (memory cgroup ${cgroups.version})`
     : `memory ${formatSize(limits.memoryBytes)} a process (RLIMIT_DATA: shared mappings and tmpfs not counted; no writable cgroup)`;
   const share = cgroups.cpu ? `an equal CPU share (cpu cgroup ${cgroups.version})` : "no CPU share of its own (no writable cpu cgroup)";
-  return `${who}; ${processes}; ${memory}; ${share}; ${limits.cpuSeconds} s of CPU a process, files up to ${formatSize(limits.fileBytes)}; first in line for the OOM killer`;
+  const groups = cgroups.where ? `; its groups ${cgroups.where}` : cgroups.reason ? `; no cgroups: ${cgroups.reason}` : "";
+  return `${who}; ${processes}; ${memory}; ${share}; ${limits.cpuSeconds} s of CPU a process, files up to ${formatSize(limits.fileBytes)}; first in line for the OOM killer${groups}`;
 }
 
 /**

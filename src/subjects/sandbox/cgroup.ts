@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { findUnifiedPlace, removeGroup } from "./cgroup-v2.js";
 
 // A control group per sandboxed process tree, where this machine lets the harness make one: a
 // pids cap that holds as root (RLIMIT_NPROC does not), and a memory budget that counts every page
@@ -7,9 +8,9 @@ import { join } from "node:path";
 // killer picks inside the tree, never the harness or a neighbour; and, where the `cpu` controller is
 // writable too, a CPU share of its own (the default weight, the same as every other sandbox's), so
 // 200 busy processes in one sandbox get one sandbox's share of the cores, not 200 processes' share.
-// cgroup v1 (a `pids` and a `memory` hierarchy, as here) or v2 (a unified hierarchy whose own group
-// delegates `pids` and `memory`). Where neither is writable there are no groups: docs/sandbox.md
-// says what holds then.
+// cgroup v1 (a `pids` and a `memory` hierarchy, as here) or v2 (a unified hierarchy: groups beside the
+// harness's own, where an ancestor delegates `pids` and `memory`; cgroup-v2.ts). Where neither is
+// writable there are no groups: docs/sandbox.md says what holds then.
 
 export interface CgroupSupport {
   /** "v1", "v2", or "none" when no writable hierarchy with the controllers was found. */
@@ -21,8 +22,10 @@ export interface CgroupSupport {
   cpu?: string;
   /** Whether the memory cap counts swap too (v1 memsw, v2 swap.max). */
   swap: boolean;
-  /** Why there are none, when there are none. */
+  /** Why there are none, when there are none, and the command that would give groups. */
   reason?: string;
+  /** Under v2, where the groups are made and why (the start line says it). */
+  where?: string;
 }
 
 const V1_ROOT = "/sys/fs/cgroup";
@@ -58,15 +61,14 @@ function probe(): CgroupSupport {
   const unified = own.find((line) => line.startsWith("0::"))?.slice(3);
   const mount = unifiedMount();
   if (unified !== undefined && mount !== undefined) {
-    const dir = join(mount, unified);
-    try {
-      const controllers = readFileSync(join(dir, "cgroup.subtree_control"), "utf8").split(/\s+/);
-      if (controllers.includes("pids") && controllers.includes("memory") && tryMake(dir, "pids.max") && tryMake(dir, "memory.max")) {
-        return { version: "v2", pids: dir, memory: dir, ...(controllers.includes("cpu") && tryMake(dir, "cpu.weight") ? { cpu: dir } : {}), swap: existsSync(join(dir, "memory.swap.max")) };
-      }
-    } catch {
-      // not delegated
+    const place = findUnifiedPlace(mount, unified);
+    if ("reason" in place) return { version: "none", swap: false, reason: place.reason };
+    const dir = place.parent;
+    if (tryMake(dir, "pids.max") && tryMake(dir, "memory.max")) {
+      parents.push(dir);
+      return { version: "v2", pids: dir, memory: dir, ...(place.cpu && tryMake(dir, "cpu.weight") ? { cpu: dir } : {}), swap: tryMake(dir, "memory.swap.max"), where: place.where };
     }
+    removeGroup(dir);
   }
   return { version: "none", swap: false, reason: "no cgroup hierarchy with pids and memory is writable by this user" };
 }
@@ -110,6 +112,8 @@ export interface Cgroup {
 }
 
 let counter = 0;
+/** The v2 parents this process made for its groups: removed, with whatever is empty inside, at exit. */
+const parents: string[] = [];
 /** Groups this process made, and when: one is removed once empty, and never in the first seconds (its launcher may not have joined it yet). */
 const made: { dir: string; at: number }[] = [];
 const JOIN_GRACE_MS = 10_000;
@@ -121,7 +125,10 @@ export function makeCgroup(support: CgroupSupport, caps: { maxProcesses: number;
   if (!hooked) {
     hooked = true;
     sweep(support);
-    process.on("exit", () => removeEmpty(true));
+    process.on("exit", () => {
+      removeEmpty(true);
+      for (const parent of parents) removeGroup(parent);
+    });
   }
   // groups of processes already over are removed as new ones are made: a subject restarted 500 times leaves no trail
   removeEmpty();
@@ -167,9 +174,10 @@ function removeEmpty(all = false): void {
   }
 }
 
-/** Groups left by a harness that was killed (its pid is gone), removed when empty. */
+/** Groups left by a harness that was killed (its pid is gone), removed when empty; under v2 its parents too. */
 function sweep(support: CgroupSupport): void {
-  for (const parent of new Set([support.pids, support.memory, support.cpu])) {
+  const v2Parents = support.version === "v2" ? [dirname(support.pids!)] : [];
+  for (const parent of new Set([support.pids, support.memory, support.cpu, ...v2Parents])) {
     if (!parent) continue;
     let names: string[];
     try {
@@ -180,11 +188,7 @@ function sweep(support: CgroupSupport): void {
     for (const name of names) {
       const pid = Number(/^tool-conformance-(?:probe-)?(\d+)/.exec(name)?.[1]);
       if (pid && pid !== process.pid && !alive(pid)) {
-        try {
-          rmdirSync(join(parent, name));
-        } catch {
-          // still in use
-        }
+        removeGroup(join(parent, name));
       }
     }
   }
