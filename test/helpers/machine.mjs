@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
@@ -6,8 +7,14 @@ import { delimiter, join } from "node:path";
 // skipped test (.ci/skips.mjs, with this same check) and fails the run when the need is in fact met,
 // so a skip cannot hide a test that could run. Plain JavaScript, so that .ci/run can import it too.
 
-/** Whether the machine has it: an absolute path that exists (a device: readable and writable), or a command on PATH. */
+/** Needs a command on PATH does not settle: perl is everywhere, but a minimal one may lack JSON::PP. */
+const PROBES = {
+  perl: () => spawnSync("perl", ["-MJSON::PP", "-e1"], { stdio: "ignore" }).status === 0,
+};
+
+/** Whether the machine has it: a known need's probe, an absolute path that exists (a device: readable and writable), or a command on PATH. */
 export function has(need) {
+  if (Object.hasOwn(PROBES, need)) return PROBES[need]();
   if (need.startsWith("/")) {
     if (!need.startsWith("/dev/")) return existsSync(need);
     try {
