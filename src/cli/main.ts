@@ -14,6 +14,7 @@ import { register as registerReport } from "./commands/report.js";
 import { register as registerGrade } from "./commands/grade.js";
 import { register as registerFuzz } from "./commands/fuzz.js";
 import { register as registerImplementations } from "./commands/implementations.js";
+import { register as registerMcpServers } from "./commands/mcp-servers.js";
 
 // a reader that stops early (`| head`) closes the pipe: the run goes on to its own end and exit code, quietly
 for (const stream of [process.stdout, process.stderr]) {
@@ -44,6 +45,7 @@ registerReport(program);
 registerGrade(program); // after score: it passes score's options through
 registerFuzz(program);
 registerImplementations(program);
+registerMcpServers(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -16,8 +16,8 @@ export interface Classed {
   partly?: boolean;
 }
 
-/** A tool's own failure, not a refusal: an exception's name, a stack frame, a traceback or a panic. */
-export const FAILURE_MARKERS = /\b(TypeError|ReferenceError|RangeError|SyntaxError|EvalError)\b|cannot read propert|is not a function|is not defined|undefined is not|null is not|\bat \S+ \(.*:\d+:\d+\)|Traceback \(most recent call last\)|\bpanic:|\bENOENT\b|\bEACCES\b|\bECONNREFUSED\b/i;
+/** A tool's own failure, not a refusal: an exception's name, a stack frame, a traceback, a panic, a failed file or network call. */
+export const FAILURE_MARKERS = /\b(TypeError|ReferenceError|RangeError|SyntaxError|EvalError)\b|cannot read propert|is not a function|is not defined|undefined is not|null is not|\bat \S+ \(.*:\d+:\d+\)|Traceback \(most recent call last\)|\bpanic:|\bENOENT\b|\bEACCES\b|\bECONNREFUSED\b|fetch failed|\bEAI_AGAIN\b|\bENOTFOUND\b|\bETIMEDOUT\b|\bECONNRESET\b|socket hang up/i;
 
 /** Words of a refusal of arguments. */
 export const REFUSAL_MARKERS = /invalid|validation|required|expected|\bmust\b|\bshould\b|not allowed|unrecogni[sz]ed|unexpected|unknown (key|propert|field|argument|param)|additional propert|not one of|too (small|big|long|short)|at (least|most)|greater than|less than|missing|\benum\b|schema|not a valid|not found|unknown tool|no such tool|does not exist/i;
@@ -76,6 +76,8 @@ export function classify(answer: Answer, expected: readonly (readonly string[])[
       const text = `${String(answer.error.message)}${answer.error.data !== undefined ? ` ${JSON.stringify(answer.error.data)}` : ""}`;
       const shown = `JSON-RPC error ${String(code)}: ${text}`;
       if (code === -32602) return names(text, expected) ? { verdict: "refused", text: shown, rule: "-32602 naming the argument" } : { verdict: "refused without saying what", text: shown, rule: "-32602 naming nothing wrong", partly: namesPart(text, expected) };
+      // an old SDK server answers its tool's own failure as -32603 too: the tool ran (a request that reached for the network)
+      if (FAILURE_MARKERS.test(text)) return { verdict: "ran, then failed", text: shown, rule: `a JSON-RPC error (${String(code)}) whose text is the tool's own failure` };
       return { verdict: "unreadable refusal", text: shown, rule: `a JSON-RPC error other than -32602 (${String(code)})` };
     }
     case "result": {

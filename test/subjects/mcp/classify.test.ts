@@ -28,6 +28,14 @@ describe("classing an answer to an invalid call", () => {
     expect(classed.verdict).toBe("unreadable refusal");
     expect(classed.text).toBe("JSON-RPC error -32603: days: expected integer");
   });
+  test("-32603 whose text is the tool's own failure is not a refusal: the tool ran (server-github's form, no network in the sandbox)", () => {
+    const classed = classify(rpcError(-32603, "fetch failed"), days);
+    expect(classed.verdict).toBe("ran, then failed");
+    expect(classed.rule).toBe("a JSON-RPC error (-32603) whose text is the tool's own failure");
+    expect(classify(rpcError(-32603, "Failed to create issue: getaddrinfo EAI_AGAIN api.github.com"), days).verdict).toBe("ran, then failed");
+    // a refusal's words in -32603 stay an unreadable refusal
+    expect(classify(rpcError(-32603, "Invalid input: days Required"), days).verdict).toBe("unreadable refusal");
+  });
   test("a normal result that says error is an unreadable refusal (Slack's form)", () => {
     expect(classify(result('{"ok":false,"error":"invalid_arguments"}'), days).verdict).toBe("unreadable refusal");
     expect(classify(result("Error: days is required"), days).verdict).toBe("unreadable refusal");
