@@ -72,7 +72,7 @@ describe("diagnose: naming", () => {
     const d = diagnose(run(otherWay), options, all);
     expect(d.matches).toEqual([]);
     expect(d.closest).toBeUndefined();
-    expect(d.lines).toEqual(["no known pitfall matches your 6 failing rows"]);
+    expect(d.lines).toEqual(["no known pitfall matches your 6 failing rows", "  rule/c (TestValidateTable, weight 20), 6 rows: e.g. c1: error paths in order: expected [\"$\"], got [\"$.wrong\"]"]);
   });
 
   it("prefers the whole fingerprint over one nested inside it, and does not name the nested one", () => {
@@ -107,7 +107,8 @@ describe("diagnose: naming", () => {
     const d = diagnose(run(["b1", "b2", "d1", "ok1"]), options, all);
     expect(d.matches.map((m) => m.id)).toEqual(["s02"]);
     expect(d.unexplained).toEqual(["d1", "ok1"]);
-    expect(d.lines.at(-1)).toBe("2 failing rows match no known pitfall: d1, ok1");
+    expect(d.lines.slice(1)).toEqual(["2 failing rows match no known pitfall, by rule, the most harmful first:", "  rule/d (TestValidateTable, weight 20), 1 row: e.g. d1: verdict: expected \"valid\", got \"invalid\"", "  rule/o (TestValidateTable, weight 20), 1 row: e.g. ok1: verdict: expected \"valid\", got \"invalid\""]);
+    expect(d.groups!.map((g) => [g.rule, g.rows])).toEqual([["rule/d", ["d1"]], ["rule/o", ["ok1"]]]);
   });
 
   it("lists mutants with identical fingerprints together", () => {
@@ -167,6 +168,7 @@ describe("diagnose: rows with no answer, and crashes", () => {
     expect(d.crashed).toBeUndefined();
     expect(d.lines).toEqual([
       "no known pitfall matches your 1 failing row",
+      "  rule/c (TestValidateTable, weight 20), 1 row: e.g. c4: verdict: expected \"valid\", got \"invalid\"",
       "your code did not answer in 5000 ms on these inputs (it hangs or loops), 3 rows (once it had hung on a few, each other request was given 500 ms): c1, c2, c3",
     ]);
     // the hang's check after one that passed
@@ -318,7 +320,7 @@ describe("diagnose: the rules, exactly", () => {
   });
 
   it("says one failing row, one crash, in the singular, and lists five ids in full", () => {
-    expect(diagnose(run(["d1"]), options, all).lines).toEqual(["no known pitfall matches your 1 failing row"]);
+    expect(diagnose(run(["d1"]), options, all).lines).toEqual(["no known pitfall matches your 1 failing row", "  rule/d (TestValidateTable, weight 20), 1 row: e.g. d1: verdict: expected \"valid\", got \"invalid\""]);
     const crash = [verdict({ threw: "boom" })];
     const d = diagnose(run({ b1: [verdict("invalid")], b2: [verdict("invalid")], d1: crash }), options, all);
     expect(d.lines).toEqual([
@@ -353,7 +355,7 @@ describe("diagnose: the rules, exactly", () => {
     const passedCrashLike: Check = { level: "verdict", tier: "core", what: "other", expected: { threw: "x" }, actual: { threw: "x" }, pass: true };
     const d = diagnose(run({ d1: [verdict("invalid"), passedCrashLike] }), options, []);
     expect(d.crashed).toBeUndefined();
-    expect(d.lines).toEqual(["no known pitfall matches your 1 failing row"]);
+    expect(d.lines).toEqual(["no known pitfall matches your 1 failing row", "  rule/d (TestValidateTable, weight 20), 1 row: e.g. d1: verdict: expected \"valid\", got \"invalid\""]);
   });
 
   it("leaves a crash a named pitfall explains to that pitfall, and lists the other failing rows apart", () => {
@@ -362,7 +364,8 @@ describe("diagnose: the rules, exactly", () => {
     const d = diagnose(run({ a1: crash, a2: crash, c1: crash, d1: [verdict("invalid")] }), options, [s11]);
     expect(d.lines).toEqual([
       d.matches[0]!.sentence,
-      "1 failing row matches no known pitfall: d1",
+      "1 failing row matches no known pitfall, by rule, the most harmful first:",
+      "  rule/d (TestValidateTable, weight 20), 1 row: e.g. d1: verdict: expected \"valid\", got \"invalid\"",
       "your implementation crashed on 1 row (it raised, panicked or died instead of answering; the spec's promise is an answer to every input): c1",
     ]);
     expect(d.matches[0]!.detail).toBe("it shows on 2 of the 2 rows it is judged on; it explains 2 of your 4 failing rows; seen in rule/a");
@@ -384,5 +387,66 @@ describe("pitfallLabel", () => {
     expect(pitfallLabel(2)).toBe("pitfall 2");
     expect(pitfallLabel("§2.2")).toBe("spec §2.2");
     expect(pitfallLabel("lesson: register and override")).toBe("lesson: register and override");
+  });
+});
+
+describe("diagnose: when faults come together", () => {
+  it("ranks unexplained rows by the weight of the spec test they fail, the hand-worked example first, one example and its why each", () => {
+    const results = run(["d1", "ok1", "ok2", "ok3"]).map((r) => (r.id === "ok3" ? { ...r, section: "TestHandWorkedExample" as const, rule: "worked/example" } : r.id === "d1" ? { ...r, section: "TestCompileRejectsUnsupported" as const } : r));
+    const d = diagnose(results, options, all);
+    expect(d.groups!.map((g) => [g.rule, g.section, g.weight, g.rows, g.example])).toEqual([
+      ["worked/example", "TestHandWorkedExample", 25, ["ok3"], "ok3"],
+      ["rule/o", "TestValidateTable", 20, ["ok1", "ok2"], "ok1"],
+      ["rule/d", "TestCompileRejectsUnsupported", 10, ["d1"], "d1"],
+    ]);
+    expect(d.groups![0]!.why).toBe('verdict: expected "valid", got "invalid"');
+    expect(d.lines[1]).toBe('  worked/example (TestHandWorkedExample, weight 25), 1 row: e.g. ok3: verdict: expected "valid", got "invalid"');
+  });
+
+  it("between groups of one weight puts the bigger first, and says at most five of them", () => {
+    const rules: Record<string, string> = { a1: "r1", b1: "r2", b2: "r2", c1: "r3", d1: "r4", ok1: "r5", ok2: "r6" };
+    const results = run(Object.keys(rules)).map((r) => ({ ...r, rule: rules[r.id] ?? r.rule }));
+    const d = diagnose(results, options, []);
+    expect(d.groups![0]!.rows).toEqual(["b1", "b2"]);
+    expect(d.groups).toHaveLength(6);
+    expect(d.lines.at(-1)).toBe("  … and 1 more rule");
+    expect(d.lines).toHaveLength(1 + 5 + 1);
+  });
+
+  it("cuts a long value in a why to 80 characters", () => {
+    const long = "x".repeat(200);
+    const d = diagnose(run({ d1: [verdict(long)] }), options, []);
+    expect(d.groups![0]!.why).toBe(`verdict: expected "valid", got ${JSON.stringify(long).slice(0, 79)}…`);
+    expect(diagnose(run({ d1: [verdict("x".repeat(76))] }), options, []).groups![0]!.why).toBe(`verdict: expected "valid", got "${"x".repeat(76)}"`);
+  });
+
+  it("counts only failing rows in what a pitfall explains: never more than the failing rows", () => {
+    // a1, a2 fail at the scored (core) tier; a3, a4 fail only in a catalog check the run does not score
+    const beyond = (id: string) => (["a3", "a4"].includes(id) ? [verdict("valid"), { ...messages(["x"], ["y"]), level: "verdict" as const }] : [verdict("invalid")]);
+    const s = print("s01", Object.fromEntries(["a1", "a2", "a3", "a4"].map((id) => [id, beyond(id)])));
+    const d = diagnose(run(Object.fromEntries(["a1", "a2", "a3", "a4"].map((id) => [id, beyond(id)]))), { level: "messages", tiers: ["core"] }, [s]);
+    expect(d.failing).toBe(2);
+    expect(d.matches[0]!.explains).toBe(2);
+    expect(d.matches[0]!.rows).toEqual(["a1", "a2", "a3", "a4"]);
+  });
+
+  it("gives 'closest' for every partial match beside the named ones, with the rows it lacks", () => {
+    // s02 named on b1, b2; s03 shows on 2 of its 6 rows: closest, lacking c3, c4, c5 (three said)
+    const d = diagnose(run(["b1", "b2", "c1", "c2"]), options, all);
+    expect(d.matches.map((m) => m.id)).toEqual(["s02"]);
+    expect(d.partial).toEqual([{ id: "s03", title: "title of s03", hits: 2, size: 6, lacks: ["c3", "c4", "c5"] }]);
+    expect(d.lines).toContain("closest: s03, title of s03, shows on 2 of its 6 rows; it lacks c3, c4, c5");
+  });
+
+  it("ranks partial matches by share, then hits, then id, and leaves out those named and those alike them", () => {
+    const wide = print("s04", ["a1", "a2", "a3", "a4", "b1", "b2"]);
+    const narrow = print("s07", ["a1", "a2", "a3"]);
+    const other = print("s08", ["a1", "a2", "a3"]);
+    const d = diagnose(run(["a1", "a2"]), options, [wide, other, narrow]);
+    expect(d.partial!.map((p) => p.id)).toEqual(["s07", "s08", "s04"]);
+    expect(diagnose(run(["a1", "a2"]), options, [print("s09", ["a1", "a2"]), narrow, wide]).partial!.map((p) => p.id)).toEqual(["s07", "s04"]);
+    expect(diagnose(run([]), options, [narrow]).partial).toBeUndefined();
+    // no match named: the partial ones are data, the headline already says the closest
+    expect(diagnose(run(["a1", "a2"]), options, [wide, narrow]).lines.some((l) => l.startsWith("closest:"))).toBe(false);
   });
 });
