@@ -2,7 +2,7 @@ import { statusOf, type RowResult, type ScoreOptions } from "../run/outcome.js";
 import { LEVELS, type Level } from "../corpus/rows.js";
 import { crashIn, deathOf } from "../run/run-row.js";
 import { hangOf } from "../run/hangs.js";
-import { evidenceOf, isOrderOnly, showsExactly, showsSame, type Failure } from "./symptom.js";
+import { evidenceOf, isOrderOnly, isReordered, showsExactly, showsSame, type Failure } from "./symptom.js";
 import { DEFAULT_WEIGHTS } from "./weighting.js";
 
 // Diagnosis: which known pitfalls a subject's answers show, judged by their symptoms.
@@ -161,6 +161,13 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
     for (const id of fresh) shown.add(id);
     // true counts: what it explains is failing rows (a row shown only beyond the scored level or tiers is not one)
     const alike = candidates.filter((o) => o !== c && o.key === c.key).map((o) => o.fp.id);
+    // an order pitfall takes every failing row that is only a wrong order, where its mutant's order happened to be right too
+    if (c.orderOnly) {
+      const more = failing.filter((id) => !shown.has(id) && isReordered(evidenceOf(answered.get(id)!.checks)!));
+      for (const id of more) shown.add(id);
+      c.showing.push(...more);
+      fresh.push(...more);
+    }
     matches.push(matchOf(c, alike, fresh.filter((id) => failSet.has(id)).length, failSet.size));
   }
 
@@ -190,9 +197,9 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
     for (const g of groups.slice(0, MAX_GROUPS)) diagnosis.lines.push(`  ${g.rule} (${g.section}, weight ${g.weight}), ${g.rows.length} row${plural(g.rows.length)}: e.g. ${g.example}: ${g.why}`);
     if (groups.length > MAX_GROUPS) diagnosis.lines.push(`  … and ${groups.length - MAX_GROUPS} more rule${plural(groups.length - MAX_GROUPS)}`);
   }
-  // every pitfall seen on some of its rows but not named, with what it lacks (the named ones' rows taken out of nothing)
+  // every pitfall seen on some of its rows but not named, with what it lacks: those that show on a row no named one explains
   const kept = new Set(matches.flatMap((m) => [m.id, ...m.alike]));
-  const partial = failSet.size === 0 ? [] : scored.filter((s) => s.hits > 0 && s.share < MIN_SHARE && !kept.has(s.fp.id)).sort((a, b) => b.share - a.share || b.hits - a.hits || a.fp.id.localeCompare(b.fp.id));
+  const partial = failSet.size === 0 ? [] : scored.filter((s) => s.hits > 0 && s.share < MIN_SHARE && !kept.has(s.fp.id) && s.showing.some((id) => failSet.has(id) && !shown.has(id))).sort((a, b) => b.share - a.share || b.hits - a.hits || a.fp.id.localeCompare(b.fp.id));
   if (partial.length > 0) {
     diagnosis.partial = partial.map((p) => ({ id: p.fp.id, title: p.fp.title, hits: p.hits, size: p.size, lacks: p.lacking.slice(0, 3) }));
     if (matches.length > 0) {
@@ -234,6 +241,8 @@ interface Judged {
   jaccard: number;
   /** Its judged rows where the subject does not show it. */
   lacking: string[];
+  /** Every row of its fingerprint is a wrong order only: an order pitfall. */
+  orderOnly: boolean;
   /** The rules of the rows showing it, in corpus order. */
   rules: string[];
   /** The fingerprint restricted to the answered rows: equal keys, indistinguishable mutants. */
@@ -256,7 +265,8 @@ function judge(fp: Fingerprint, answered: ReadonlyMap<string, RowResult>, failSe
   const key = JSON.stringify([...rows].sort().map((id) => [id, fp.answers[id]]));
   const rules = [...new Set(showing.map((id) => answered.get(id)!.rule))];
   const lacking = judged.filter((id) => !showing.includes(id));
-  return { fp, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, lacking, exact, jaccard: union ? showing.length / union : 0, rules, key };
+  const orderOnly = Object.values(fp.answers).every((answer) => isReordered(answer));
+  return { fp, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, lacking, orderOnly, exact, jaccard: union ? showing.length / union : 0, rules, key };
 }
 
 function matchOf(c: Judged, alike: string[], explains: number, failing: number): Match {
