@@ -438,15 +438,42 @@ describe("diagnose: when faults come together", () => {
     expect(d.lines).toContain("closest: s03, title of s03, shows on 2 of its 6 rows; it lacks c3, c4, c5");
   });
 
-  it("ranks partial matches by share, then hits, then id, and leaves out those named and those alike them", () => {
+  it("ranks partial matches by share, then hits, then id, and leaves out those named, those alike them and those with nothing left to explain", () => {
     const wide = print("s04", ["a1", "a2", "a3", "a4", "b1", "b2"]);
     const narrow = print("s07", ["a1", "a2", "a3"]);
     const other = print("s08", ["a1", "a2", "a3"]);
     const d = diagnose(run(["a1", "a2"]), options, [wide, other, narrow]);
     expect(d.partial!.map((p) => p.id)).toEqual(["s07", "s08", "s04"]);
-    expect(diagnose(run(["a1", "a2"]), options, [print("s09", ["a1", "a2"]), narrow, wide]).partial!.map((p) => p.id)).toEqual(["s07", "s04"]);
+    // named, or alike a named one: not partial; and here the named one leaves nothing for the others
+    expect(diagnose(run(["a1", "a2"]), options, [print("s09", ["a1", "a2"]), print("s15", ["a1", "a2"]), narrow, wide]).partial).toBeUndefined();
+    expect(diagnose(run(["a1", "a2", "b1", "b2"]), options, [s02, print("s15", ["b1", "b2"]), narrow]).partial!.map((p) => p.id)).toEqual(["s07"]);
     expect(diagnose(run([]), options, [narrow]).partial).toBeUndefined();
     // no match named: the partial ones are data, the headline already says the closest
     expect(diagnose(run(["a1", "a2"]), options, [wide, narrow]).lines.some((l) => l.startsWith("closest:"))).toBe(false);
+  });
+});
+
+describe("diagnose: an order pitfall takes its rows", () => {
+  const order = (expected: string[], actual: string[]): Check => ({ level: "paths", tier: "core", what: "error paths in order", expected, actual, pass: JSON.stringify(actual) === JSON.stringify(expected) });
+  const text = (expected: string, actual: string): Check => ({ level: "messages", tier: "core", what: "content", expected, actual, pass: expected === actual });
+  const s19 = print("s19", { c1: [order(["$", "$.a"], ["$.a", "$"])], c2: [order(["$", "$.b"], ["$.b", "$"])] }, "§2.2");
+
+  it("takes every failing row that is only a wrong order, where its mutant's order was right, and counts it", () => {
+    const d = diagnose(run({ c1: [order(["$", "$.a"], ["$.a", "$"])], c2: [order(["$", "$.b"], ["$.b", "$"])], c3: [text("e\n$: x\n$.y: z", "e\n$.y: z\n$: x")], c4: [verdict("invalid")] }), options, [s19]);
+    expect(d.matches.map((m) => [m.id, m.rows, m.explains])).toEqual([["s19", ["c1", "c2", "c3"], 3]]);
+    expect(d.unexplained).toEqual(["c4"]);
+  });
+
+  it("leaves those rows alone when the named pitfall is no order pitfall, or the row another's", () => {
+    const rows = { b1: [verdict("invalid")], b2: [verdict("invalid")], c3: [text("e\n$: x\n$.y: z", "e\n$.y: z\n$: x")] };
+    expect(diagnose(run(rows), options, [s02]).unexplained).toEqual(["c3"]);
+    const both = diagnose(run({ ...rows, c1: [order(["$", "$.a"], ["$.a", "$"])], c2: [order(["$", "$.b"], ["$.b", "$"])] }), options, [s02, s19]);
+    expect(both.matches.map((m) => [m.id, m.rows])).toEqual([["s02", ["b1", "b2"]], ["s19", ["c1", "c2", "c3"]]]);
+    expect(both.unexplained).toEqual([]);
+  });
+
+  it("gives no 'closest' for a partial match whose rows the named ones explain", () => {
+    // s01 shows on a1, a2 (2 of 4), and so does s09, named on them: nothing is left for s01 to explain
+    expect(diagnose(run(["a1", "a2"]), options, all).partial).toBeUndefined();
   });
 });

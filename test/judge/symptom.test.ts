@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { crashIn, type Check } from "../../src/run/run-row.js";
-import { evidenceOf, isOrderOnly, showsExactly, showsSame, type Failure } from "../../src/judge/symptom.js";
+import { evidenceOf, isOrderOnly, isReordered, showsExactly, showsSame, type Failure } from "../../src/judge/symptom.js";
 
 // A symptom: how a mutant's failure on a row shows in another implementation's answers there,
 // by its sense rather than its text.
@@ -211,5 +211,45 @@ describe("crashIn", () => {
     expect(crashIn("threw")).toBeUndefined();
     expect(crashIn(["x"])).toBeUndefined();
     expect(crashIn(null)).toBeUndefined();
+  });
+});
+
+describe("faults that come together", () => {
+  const accepted = failure("verdict", "step 2: register refused", "refused", "accepted");
+  const listed = failure("verdict", "step 3: definitions", [{ name: "a", d: 1 }], [{ name: "a", d: 2 }]);
+
+  it("takes the first failing step as the fault: later steps need only fail, in whatever way", () => {
+    // the mutant replaces the first tool; this code shadows it and lists both
+    const both = [check("verdict", "step 2: register refused", "refused", "accepted"), check("verdict", "step 3: definitions", [{ name: "a", d: 1 }], [{ name: "a", d: 1 }, { name: "a", d: 2 }])];
+    expect(showsSame([accepted, listed], both)).toBe(true);
+    // a later step passing is not the mutant's failure
+    expect(showsSame([accepted, listed], [both[0]!, ok("verdict", "step 3: definitions", [{ name: "a", d: 1 }])])).toBe(false);
+    // a later step missing is not either
+    expect(showsSame([accepted, listed], [both[0]!])).toBe(false);
+    // the first step must be the same sense
+    expect(showsSame([accepted, listed], [check("verdict", "step 2: register refused", "refused", { threw: "x" }), both[1]!])).toBe(false);
+  });
+
+  it("sees a text of lines in another wrong order as the same order failure, and nothing else as one", () => {
+    const message = failure("messages", "content", "e:\n$: a\n$: b\n$.c: d", "e:\n$.c: d\n$: a\n$: b");
+    expect(showsSame([message], [check("messages", "content", message.expected, "e:\n$: b\n$.c: d\n$: a")])).toBe(true);
+    expect(showsSame([message], [check("messages", "content", message.expected, "e:\n$: b\n$.c: d")])).toBe(false);
+    expect(showsSame([message], [check("messages", "content", message.expected, ["e:", "$: b", "$.c: d", "$: a"])])).toBe(false);
+    // a wrong text that is no reordering is compared exactly, as before
+    const wrong = failure("messages", "content", "e:\n$: a", "e:\n$: x");
+    expect(showsSame([wrong], [check("messages", "content", "e:\n$: a", "e:\n$: y")])).toBe(false);
+    expect(showsSame([wrong], [check("messages", "content", "e:\n$: a", "e:\n$: x")])).toBe(true);
+  });
+
+  it("isReordered: lists of the right items, or texts of the right lines, in a wrong order, every failure of them", () => {
+    expect(isReordered([failure("verdict", "d", [1, 2], [2, 1])])).toBe(true);
+    expect(isReordered([failure("verdict", "d", [1, 2], [1, 2])])).toBe(false);
+    expect(isReordered([failure("verdict", "d", [1, 2], [2])])).toBe(false);
+    expect(isReordered([failure("messages", "c", "a\nb", "b\na")])).toBe(true);
+    expect(isReordered([failure("messages", "c", "a\nb", "a\nb")])).toBe(false);
+    expect(isReordered([failure("messages", "c", "a\nb", "b\nc")])).toBe(false);
+    expect(isReordered([failure("messages", "c", "a\nb", ["b", "a"])])).toBe(false);
+    expect(isReordered([failure("messages", "c", ["a", "b"], "b\na")])).toBe(false);
+    expect(isReordered([failure("verdict", "d", [1, 2], [2, 1]), failure("verdict", "v", "valid", "invalid")])).toBe(false);
   });
 });
