@@ -2,7 +2,7 @@ import { statusOf, type RowResult, type ScoreOptions } from "../run/outcome.js";
 import { LEVELS, type Level } from "../corpus/rows.js";
 import { crashIn, deathOf } from "../run/run-row.js";
 import { hangOf } from "../run/hangs.js";
-import { evidenceOf, isOrderOnly, isReordered, showsExactly, showsSame, type Failure } from "./symptom.js";
+import { evidenceOf, extraWays, isOrderOnly, isReordered, showsExactly, showsSame, type Failure } from "./symptom.js";
 import { DEFAULT_WEIGHTS } from "./weighting.js";
 
 // Diagnosis: which known pitfalls a subject's answers show, judged by their symptoms.
@@ -67,6 +67,8 @@ export interface Match extends MutantInfo {
   rows: string[];
   /** `your failures match s03 (pitfall 2, string length in UTF-16 units): …` */
   sentence: string;
+  /** Where the subject is wrong in more ways than the mutant, on rows showing it. */
+  extra?: string[];
   /** `4 of its 4 rows show it here: …; shown on minLength/code-points, …` */
   detail: string;
 }
@@ -243,6 +245,8 @@ interface Judged {
   lacking: string[];
   /** Every row of its fingerprint is a wrong order only: an order pitfall. */
   orderOnly: boolean;
+  /** Where the subject, on rows showing it, is wrong in more ways than the mutant. */
+  extra: string[];
   /** The rules of the rows showing it, in corpus order. */
   rules: string[];
   /** The fingerprint restricted to the answered rows: equal keys, indistinguishable mutants. */
@@ -265,8 +269,9 @@ function judge(fp: Fingerprint, answered: ReadonlyMap<string, RowResult>, failSe
   const key = JSON.stringify([...rows].sort().map((id) => [id, fp.answers[id]]));
   const rules = [...new Set(showing.map((id) => answered.get(id)!.rule))];
   const lacking = judged.filter((id) => !showing.includes(id));
+  const extra = [...new Set(showing.flatMap((id) => extraWays(fp.answers[id]!, answered.get(id)!.checks)))];
   const orderOnly = Object.values(fp.answers).every((answer) => isReordered(answer));
-  return { fp, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, lacking, orderOnly, exact, jaccard: union ? showing.length / union : 0, rules, key };
+  return { fp, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, lacking, orderOnly, extra, exact, jaccard: union ? showing.length / union : 0, rules, key };
 }
 
 function matchOf(c: Judged, alike: string[], explains: number, failing: number): Match {
@@ -275,7 +280,8 @@ function matchOf(c: Judged, alike: string[], explains: number, failing: number):
     ? `an exact match: you fail the same ${c.hits} row${plural(c.hits)} it fails, the same way`
     : `it shows on ${c.hits} of the ${c.size} row${plural(c.size)} it is judged on` +
       (failing > 0 ? `; it explains ${explains} of your ${failing} failing row${plural(failing)}` : "") +
-      `; seen in ${listed(c.rules, 4)}`;
+      `; seen in ${listed(c.rules, 4)}` +
+      (c.extra.length > 0 ? `; and wrong in more ways beside it: ${listed(c.extra, 3)}` : "");
   return {
     id: fp.id,
     pitfall: fp.pitfall,
@@ -289,6 +295,7 @@ function matchOf(c: Judged, alike: string[], explains: number, failing: number):
     exact: c.exact,
     alike,
     rows: c.showing,
+    ...(c.extra.length > 0 ? { extra: c.extra } : {}),
     sentence: `your failures match ${[fp.id, ...alike].join(" or ")} (${pitfallLabel(fp.pitfall)}, ${fp.title}): ${fp.symptom}`,
     detail,
   };

@@ -47,6 +47,29 @@ export function showsSame(evidence: readonly Failure[], checks: readonly Check[]
   });
 }
 
+/**
+ * Where a subject showing the symptom is wrong in more ways than the mutant, at the symptom's
+ * level: a later step wrong another way, a field of an outcome the mutant had right, a check the
+ * mutant passed. Said beside the pitfall, so an author who fixes it knows what is left.
+ */
+export function extraWays(evidence: readonly Failure[], checks: readonly Check[]): string[] {
+  const level = evidence[0]!.level;
+  const extra: string[] = [];
+  for (const check of checks) {
+    if (check.pass || check.level !== level) continue;
+    // "step 6: definitions" and "step 3: definitions" are one way of being wrong
+    const name = check.what.replace(/^step [\d.]+: /, "").replace(/^call "[^"]*": /, "call ");
+    const failure = evidence.find((f) => f.what === check.what);
+    const { expected, actual } = check;
+    if (isRecord(expected) && isRecord(actual)) {
+      // an outcome: the fields wrong here that the mutant had right (all of them, where it passed the check)
+      const theirs = failure !== undefined && isRecord(failure.actual) ? failure.actual : expected;
+      for (const key of Object.keys(expected)) if (sameJson(expected[key], theirs[key]) && !sameJson(expected[key], actual[key])) extra.push(`${name}: ${key}`);
+    } else if (failure === undefined || !sameSense(failure, actual)) extra.push(name);
+  }
+  return [...new Set(extra)];
+}
+
 /** Whether `evidence` and the subject's checks fail in exactly the same way (the same answers, as JSON). */
 export function showsExactly(evidence: readonly Failure[], checks: readonly Check[]): boolean {
   const own = evidenceOf(checks);

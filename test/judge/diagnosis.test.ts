@@ -477,3 +477,15 @@ describe("diagnose: an order pitfall takes its rows", () => {
     expect(diagnose(run(["a1", "a2"]), options, all).partial).toBeUndefined();
   });
 });
+
+describe("diagnose: supersets", () => {
+  it("names a pitfall shown by code wrong in more ways too, and says the extra ways beside it", () => {
+    const shadow = (defs: unknown[]): Check[] => [verdict("invalid"), { level: "verdict", tier: "core", what: "step 3: definitions", expected: [1], actual: defs, pass: false }];
+    const s13 = print("s13", { b1: shadow([2]), b2: shadow([2]) }, 9);
+    const extra: Check = { level: "verdict", tier: "core", what: "step 4: names", expected: ["a"], actual: ["a", "a"], pass: false };
+    const d = diagnose(run({ b1: [...shadow([1, 2]), extra], b2: shadow([1, 2]) }), options, [s13]);
+    expect(d.matches.map((m) => [m.id, m.extra])).toEqual([["s13", ["definitions", "names"]]]);
+    expect(d.matches[0]!.detail).toBe("it shows on 2 of the 2 rows it is judged on; it explains 2 of your 2 failing rows; seen in rule/b; and wrong in more ways beside it: definitions, names");
+    expect(diagnose(run({ b1: shadow([2]), b2: shadow([2]) }), options, [s13]).matches[0]!.extra).toBeUndefined();
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { crashIn, type Check } from "../../src/run/run-row.js";
-import { evidenceOf, isOrderOnly, isReordered, showsExactly, showsSame, type Failure } from "../../src/judge/symptom.js";
+import { evidenceOf, extraWays, isOrderOnly, isReordered, showsExactly, showsSame, type Failure } from "../../src/judge/symptom.js";
 
 // A symptom: how a mutant's failure on a row shows in another implementation's answers there,
 // by its sense rather than its text.
@@ -251,5 +251,31 @@ describe("faults that come together", () => {
     expect(isReordered([failure("messages", "c", "a\nb", ["b", "a"])])).toBe(false);
     expect(isReordered([failure("messages", "c", ["a", "b"], "b\na")])).toBe(false);
     expect(isReordered([failure("verdict", "d", [1, 2], [2, 1]), failure("verdict", "v", "valid", "invalid")])).toBe(false);
+  });
+});
+
+describe("extraWays: where code showing a symptom is wrong in more ways than the mutant", () => {
+  const ran = failure("verdict", 'step 2: call "echo": outcome', { isError: true, runs: [] }, { isError: true, runs: ["x"] });
+
+  it("names the outcome's fields the mutant had right, once, without step numbers or tool names", () => {
+    const checks = [check("verdict", 'step 2: call "echo": outcome', { isError: true, runs: [] }, { isError: false, runs: ["x"] }), check("verdict", 'step 3: call "other": outcome', { isError: true, runs: [] }, { isError: false, runs: [] })];
+    expect(extraWays([ran], checks)).toEqual(["call outcome: isError"]);
+    expect(extraWays([ran], [checks[0]!])).toEqual(["call outcome: isError"]);
+    expect(extraWays([ran], [check("verdict", 'step 2: call "echo": outcome', { isError: true, runs: [] }, { isError: true, runs: ["x"] })])).toEqual([]);
+  });
+
+  it("names a failing check the mutant passed, and one it failed another way, at the symptom's level only", () => {
+    const accepted = failure("verdict", "step 2: register refused", "refused", "accepted");
+    const checks = [
+      check("verdict", "step 2: register refused", "refused", "accepted"),
+      check("verdict", "step 6: definitions", [1], [1, 2]),
+      check("verdict", "step 7: names", ["a"], ["a", "a"]),
+      check("messages", "step 8: content", "a", "b"),
+      ok("verdict", "step 9: names", ["a"]),
+    ];
+    expect(extraWays([accepted], checks)).toEqual(["definitions", "names"]);
+    const listed = failure("verdict", "step 6: definitions", [1], [2]);
+    expect(extraWays([accepted, listed], checks)).toEqual(["definitions", "names"]);
+    expect(extraWays([accepted, failure("verdict", "step 6: definitions", [1], [1, 2])], checks)).toEqual(["names"]);
   });
 });
