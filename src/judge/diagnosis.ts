@@ -200,8 +200,8 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
     if (groups.length > MAX_GROUPS) diagnosis.lines.push(`  … and ${groups.length - MAX_GROUPS} more rule${plural(groups.length - MAX_GROUPS)}`);
   }
   // every pitfall seen on some of its rows but not named, with what it lacks: those that show on a row no named one explains
-  const kept = new Set(matches.flatMap((m) => [m.id, ...m.alike]));
-  const partial = failSet.size === 0 ? [] : scored.filter((s) => s.hits > 0 && s.share < MIN_SHARE && !kept.has(s.fp.id) && s.showing.some((id) => failSet.has(id) && !shown.has(id))).sort((a, b) => b.share - a.share || b.hits - a.hits || a.fp.id.localeCompare(b.fp.id));
+  // (a named one, or one alike it, has every row it shows on explained)
+  const partial = scored.filter((s) => s.hits > 0 && s.showing.some((id) => failSet.has(id) && !shown.has(id))).sort((a, b) => b.share - a.share || b.hits - a.hits || a.fp.id.localeCompare(b.fp.id));
   if (partial.length > 0) {
     diagnosis.partial = partial.map((p) => ({ id: p.fp.id, title: p.fp.title, hits: p.hits, size: p.size, lacks: p.lacking.slice(0, 3) }));
     if (matches.length > 0) {

@@ -489,3 +489,43 @@ describe("diagnose: supersets", () => {
     expect(diagnose(run({ b1: shadow([2]), b2: shadow([2]) }), options, [s13]).matches[0]!.extra).toBeUndefined();
   });
 });
+
+describe("diagnose: the edges of groups and partial matches", () => {
+  it("has no groups when nothing is unexplained, and says five groups in full", () => {
+    expect(diagnose(run([]), options, all).groups).toBeUndefined();
+    const rules: Record<string, string> = { a1: "r1", b1: "r2", c1: "r3", d1: "r4", ok1: "r5" };
+    const d = diagnose(run(Object.keys(rules)).map((r) => ({ ...r, rule: rules[r.id] ?? r.rule })), options, []);
+    expect(d.groups).toHaveLength(5);
+    expect(d.lines.some((l) => l.includes("more rule"))).toBe(false);
+  });
+
+  it("keeps a why of exactly 80 characters whole", () => {
+    const x = "x".repeat(78);
+    expect(diagnose(run({ d1: [verdict(x)] }), options, []).groups![0]!.why).toBe(`verdict: expected "valid", got "${x}"`);
+  });
+
+  it("gives no partial match that shows on none of the rows it is judged on, and one that shows on a row left unexplained though another is explained", () => {
+    // s03 is judged on its core rows c1..c4; the subject shows it only on c5, a catalog row
+    const catalog = (id: string) => (["c5", "c6"].includes(id) ? "catalog" : "core");
+    expect(diagnose(run(["b1", "b2", "c5"], [], catalog), options, all).partial).toBeUndefined();
+    const s05 = print("s05", ["c1", "b1"]);
+    const d = diagnose(run(["c1", "b1", "c2"]), options, [s05, s03]);
+    expect(d.matches.map((m) => m.id)).toEqual(["s05"]);
+    expect(d.partial!.map((p) => p.id)).toEqual(["s03"]);
+  });
+
+  it("says five partial matches at most in the lines", () => {
+    const prints = ["s04", "s05", "s06", "s07", "s08", "s10"].map((id) => print(id, ["c1", "c2", "c3", "c4", "c5", "c6"]));
+    const d = diagnose(run(["b1", "b2", "c1"]), options, [s02, ...prints]);
+    expect(d.partial).toHaveLength(6);
+    expect(d.lines.filter((l) => l.startsWith("closest:"))).toHaveLength(5);
+  });
+
+  it("takes wrong-order rows only for a pitfall whose every row is an order", () => {
+    const order = (expected: string[], actual: string[]): Check => ({ level: "paths", tier: "core", what: "error paths in order", expected, actual, pass: false });
+    const mixed = print("s19", { c1: [order(["$", "$.a"], ["$.a", "$"])], c2: [verdict("invalid")] }, "§2.2");
+    const d = diagnose(run({ c1: [order(["$", "$.a"], ["$.a", "$"])], c2: [verdict("invalid")], c3: [order(["$", "$.b"], ["$.b", "$"])] }), options, [mixed]);
+    expect(d.matches.map((m) => m.id)).toEqual(["s19"]);
+    expect(d.unexplained).toEqual(["c3"]);
+  });
+});

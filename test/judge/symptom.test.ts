@@ -250,6 +250,7 @@ describe("faults that come together", () => {
     expect(isReordered([failure("messages", "c", "a\nb", "b\nc")])).toBe(false);
     expect(isReordered([failure("messages", "c", "a\nb", ["b", "a"])])).toBe(false);
     expect(isReordered([failure("messages", "c", ["a", "b"], "b\na")])).toBe(false);
+    expect(isReordered([failure("messages", "c", ["a", "b"], "ba")])).toBe(false);
     expect(isReordered([failure("verdict", "d", [1, 2], [2, 1]), failure("verdict", "v", "valid", "invalid")])).toBe(false);
   });
 });
@@ -277,5 +278,13 @@ describe("extraWays: where code showing a symptom is wrong in more ways than the
     const listed = failure("verdict", "step 6: definitions", [1], [2]);
     expect(extraWays([accepted, listed], checks)).toEqual(["definitions", "names"]);
     expect(extraWays([accepted, failure("verdict", "step 6: definitions", [1], [1, 2])], checks)).toEqual(["names"]);
+  });
+});
+
+describe("extraWays: names", () => {
+  it("strips only a leading step number and a leading call's tool name, and reads an outcome only when both sides are records", () => {
+    const v = failure("verdict", "v", "invalid", "valid");
+    expect(extraWays([v], [check("verdict", "v", "invalid", "valid"), check("verdict", 'x step 2: call "t": y', 1, 2)])).toEqual(['x step 2: call "t": y']);
+    expect(extraWays([v], [check("verdict", "v", "invalid", "valid"), check("verdict", "outcome", { a: 1 }, "boom")])).toEqual(["outcome"]);
   });
 });
