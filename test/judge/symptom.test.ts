@@ -286,5 +286,6 @@ describe("extraWays: names", () => {
     const v = failure("verdict", "v", "invalid", "valid");
     expect(extraWays([v], [check("verdict", "v", "invalid", "valid"), check("verdict", 'x step 2: call "t": y', 1, 2)])).toEqual(['x step 2: call "t": y']);
     expect(extraWays([v], [check("verdict", "v", "invalid", "valid"), check("verdict", "outcome", { a: 1 }, "boom")])).toEqual(["outcome"]);
+    expect(extraWays([v], [check("verdict", "v", "invalid", "valid"), check("verdict", "step 2.14: names", ["a"], ["b"])])).toEqual(["names"]);
   });
 });
