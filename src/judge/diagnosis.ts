@@ -2,7 +2,8 @@ import { statusOf, type RowResult, type ScoreOptions } from "../run/outcome.js";
 import { LEVELS, type Level } from "../corpus/rows.js";
 import { crashIn, deathOf } from "../run/run-row.js";
 import { hangOf } from "../run/hangs.js";
-import { evidenceOf, isOrderOnly, showsExactly, showsSame, type Failure } from "./symptom.js";
+import { evidenceOf, extraWays, isOrderOnly, isReordered, showsExactly, showsSame, type Failure } from "./symptom.js";
+import { DEFAULT_WEIGHTS } from "./weighting.js";
 
 // Diagnosis: which known pitfalls a subject's answers show, judged by their symptoms.
 //
@@ -66,6 +67,8 @@ export interface Match extends MutantInfo {
   rows: string[];
   /** `your failures match s03 (pitfall 2, string length in UTF-16 units): …` */
   sentence: string;
+  /** Where the subject is wrong in more ways than the mutant, on rows showing it. */
+  extra?: string[];
   /** `4 of its 4 rows show it here: …; shown on minLength/code-points, …` */
   detail: string;
 }
@@ -85,11 +88,42 @@ export interface Diagnosis {
   matches: Match[];
   /** Failing row ids no match explains. */
   unexplained: string[];
+  /** The unexplained rows (crashes and hangs apart) by rule, the most harmful first: the weight of the spec test they fail. */
+  groups?: Group[];
+  /** Pitfalls shown on some of their rows but too few to be named, the nearest first, each with what it lacks. */
+  partial?: PartialMatch[];
   /** The mutant whose symptom the subject shows most, when none is named. */
   closest?: { id: string; hits: number; size: number };
   /** Plain sentences, first the headline; fit for any reporter. */
   lines: string[];
 }
+
+/** Failing rows of one rule that no pitfall explains. */
+export interface Group {
+  rule: string;
+  /** The spec test its first row belongs to, and that test's weight (the harm of failing it). */
+  section: string;
+  weight: number;
+  rows: string[];
+  /** One row of it, and why it fails: its first failing check, expected against got. */
+  example: string;
+  why: string;
+}
+
+/** A pitfall seen on too few of its rows to be named. */
+export interface PartialMatch {
+  id: string;
+  title: string;
+  hits: number;
+  size: number;
+  /** Its judged rows where the subject does not show it (up to 3). */
+  lacks: string[];
+}
+
+/** Unexplained groups and partial matches said in lines, at most (the report's data holds them all). */
+const MAX_GROUPS = 5;
+/** A value quoted in a why, at most this many characters. */
+const MAX_BRIEF = 80;
 
 /** A pitfall is named only when the subject shows its symptom on at least this share of the rows it is judged on. */
 export const MIN_SHARE = 0.75;
@@ -127,8 +161,16 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
     const fresh = c.showing.filter((id) => !shown.has(id));
     if (fresh.length === 0) continue;
     for (const id of fresh) shown.add(id);
+    // true counts: what it explains is failing rows (a row shown only beyond the scored level or tiers is not one)
     const alike = candidates.filter((o) => o !== c && o.key === c.key).map((o) => o.fp.id);
-    matches.push(matchOf(c, alike, fresh.length, failSet.size));
+    // an order pitfall takes every failing row that is only a wrong order, where its mutant's order happened to be right too
+    if (c.orderOnly) {
+      const more = failing.filter((id) => !shown.has(id) && isReordered(evidenceOf(answered.get(id)!.checks)!));
+      for (const id of more) shown.add(id);
+      c.showing.push(...more);
+      fresh.push(...more);
+    }
+    matches.push(matchOf(c, alike, fresh.filter((id) => failSet.has(id)).length, failSet.size));
   }
 
   const unexplained = failing.filter((id) => !shown.has(id));
@@ -149,7 +191,22 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
     if (failSet.size === 0) diagnosis.lines.push(`every row passes at the ${options.level} level; your answers beyond it show:`);
     for (const m of matches) diagnosis.lines.push(m.sentence);
     const rest = unexplained.filter((id) => !crashes.includes(id) && !hung.includes(id));
-    if (rest.length > 0) diagnosis.lines.push(`${rest.length} failing row${plural(rest.length)} match${rest.length === 1 ? "es" : ""} no known pitfall: ${listed(rest)}`);
+    if (rest.length > 0) diagnosis.lines.push(`${rest.length} failing row${plural(rest.length)} match${rest.length === 1 ? "es" : ""} no known pitfall, by rule, the most harmful first:`);
+  }
+  const groups = groupsOf(unexplained.filter((id) => !crashes.includes(id) && !hung.includes(id)), answered);
+  if (groups.length > 0) {
+    diagnosis.groups = groups;
+    for (const g of groups.slice(0, MAX_GROUPS)) diagnosis.lines.push(`  ${g.rule} (${g.section}, weight ${g.weight}), ${g.rows.length} row${plural(g.rows.length)}: e.g. ${g.example}: ${g.why}`);
+    if (groups.length > MAX_GROUPS) diagnosis.lines.push(`  … and ${groups.length - MAX_GROUPS} more rule${plural(groups.length - MAX_GROUPS)}`);
+  }
+  // every pitfall seen on some of its rows but not named, with what it lacks: those that show on a row no named one explains
+  // (a named one, or one alike it, has every row it shows on explained)
+  const partial = scored.filter((s) => s.hits > 0 && s.showing.some((id) => failSet.has(id) && !shown.has(id))).sort((a, b) => b.share - a.share || b.hits - a.hits || a.fp.id.localeCompare(b.fp.id));
+  if (partial.length > 0) {
+    diagnosis.partial = partial.map((p) => ({ id: p.fp.id, title: p.fp.title, hits: p.hits, size: p.size, lacks: p.lacking.slice(0, 3) }));
+    if (matches.length > 0) {
+      for (const p of diagnosis.partial.slice(0, MAX_GROUPS)) diagnosis.lines.push(`closest: ${p.id}, ${p.title}, shows on ${p.hits} of its ${p.size} rows; it lacks ${listed(p.lacks, 3)}`);
+    }
   }
   // a crash a named pitfall explains (a Call that lets a panic through) is said by that pitfall
   const unexplainedCrashes = crashes.filter((id) => !shown.has(id) && !raced.includes(id));
@@ -184,6 +241,12 @@ interface Judged {
   showing: string[];
   exact: boolean;
   jaccard: number;
+  /** Its judged rows where the subject does not show it. */
+  lacking: string[];
+  /** Every row of its fingerprint is a wrong order only: an order pitfall. */
+  orderOnly: boolean;
+  /** Where the subject, on rows showing it, is wrong in more ways than the mutant. */
+  extra: string[];
   /** The rules of the rows showing it, in corpus order. */
   rules: string[];
   /** The fingerprint restricted to the answered rows: equal keys, indistinguishable mutants. */
@@ -205,7 +268,10 @@ function judge(fp: Fingerprint, answered: ReadonlyMap<string, RowResult>, failSe
   const union = new Set([...failSet, ...rows]).size;
   const key = JSON.stringify([...rows].sort().map((id) => [id, fp.answers[id]]));
   const rules = [...new Set(showing.map((id) => answered.get(id)!.rule))];
-  return { fp, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, exact, jaccard: union ? showing.length / union : 0, rules, key };
+  const lacking = judged.filter((id) => !showing.includes(id));
+  const extra = [...new Set(showing.flatMap((id) => extraWays(fp.answers[id]!, answered.get(id)!.checks)))];
+  const orderOnly = Object.values(fp.answers).every((answer) => isReordered(answer));
+  return { fp, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, lacking, orderOnly, extra, exact, jaccard: union ? showing.length / union : 0, rules, key };
 }
 
 function matchOf(c: Judged, alike: string[], explains: number, failing: number): Match {
@@ -214,7 +280,8 @@ function matchOf(c: Judged, alike: string[], explains: number, failing: number):
     ? `an exact match: you fail the same ${c.hits} row${plural(c.hits)} it fails, the same way`
     : `it shows on ${c.hits} of the ${c.size} row${plural(c.size)} it is judged on` +
       (failing > 0 ? `; it explains ${explains} of your ${failing} failing row${plural(failing)}` : "") +
-      `; seen in ${listed(c.rules, 4)}`;
+      `; seen in ${listed(c.rules, 4)}` +
+      (c.extra.length > 0 ? `; and wrong in more ways beside it: ${listed(c.extra, 3)}` : "");
   return {
     id: fp.id,
     pitfall: fp.pitfall,
@@ -228,9 +295,36 @@ function matchOf(c: Judged, alike: string[], explains: number, failing: number):
     exact: c.exact,
     alike,
     rows: c.showing,
+    ...(c.extra.length > 0 ? { extra: c.extra } : {}),
     sentence: `your failures match ${[fp.id, ...alike].join(" or ")} (${pitfallLabel(fp.pitfall)}, ${fp.title}): ${fp.symptom}`,
     detail,
   };
+}
+
+/** Unexplained rows by rule; the rule whose spec test weighs most first, then the bigger group, then corpus order. */
+function groupsOf(ids: readonly string[], answered: ReadonlyMap<string, RowResult>): Group[] {
+  const byRule = new Map<string, string[]>();
+  for (const id of ids) {
+    const rule = answered.get(id)!.rule;
+    byRule.set(rule, [...(byRule.get(rule) ?? []), id]);
+  }
+  const groups = [...byRule].map(([rule, rows]): Group => {
+    const first = answered.get(rows[0]!)!;
+    return { rule, section: first.section, weight: DEFAULT_WEIGHTS[first.section], rows, example: first.id, why: whyOf(first) };
+  });
+  // a stable sort keeps corpus order among equals
+  return groups.sort((a, b) => b.weight - a.weight || b.rows.length - a.rows.length);
+}
+
+/** Why a row fails, in one line: its first failing check, expected against got. */
+function whyOf(result: RowResult): string {
+  const check = result.checks.find((c) => !c.pass)!;
+  return `${check.what}: expected ${brief(check.expected)}, got ${brief(check.actual)}`;
+}
+
+function brief(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > MAX_BRIEF ? `${text.slice(0, MAX_BRIEF - 1)}…` : text;
 }
 
 function levelOf(evidence: readonly Failure[]): number {

@@ -8,11 +8,13 @@ import { LEVELS, type Level } from "../corpus/rows.js";
 //   - a wrong value (a verdict, a register accepted, a crash) must be the same value, compared as
 //     JSON values, never as text; a refusal is a refusal whatever it says;
 //   - an outcome object (a call's) must be wrong in the same fields, the same way;
-//   - a list that is the right items in a wrong order (definitions, names, errors) must be the
-//     right items in SOME order that is not the right one;
+//   - a list that is the right items in a wrong order (definitions, names, errors), or a text
+//     that is the right lines in a wrong order, must be the right items in SOME wrong order;
 //   - error paths must miss the same paths and add the same ones (in any order), or, when the
 //     mutant puts every error at the root, be all at the root too.
 //
+// Of several failing checks (a row's steps), the first must fail in the same sense; the later
+// ones need only fail (code wrong in more ways than the mutant still makes its mistake).
 // And no check below that level may fail: a subject that is wrong earlier fails another way.
 
 /** A failing check, as evidence of how a row failed. */
@@ -36,10 +38,36 @@ export function evidenceOf(checks: readonly Check[]): Failure[] | undefined {
 export function showsSame(evidence: readonly Failure[], checks: readonly Check[]): boolean {
   const level = LEVELS.indexOf(evidence[0]!.level);
   if (checks.some((check) => !check.pass && LEVELS.indexOf(check.level) < level)) return false;
-  return evidence.every((failure) => {
+  // the first failing check is the fault; a later step's failure may be its consequence, and
+  // code wrong in more ways than the mutant (a duplicate that shadows but is listed too) still
+  // has the fault: later checks must fail, in whatever way
+  return evidence.every((failure, i) => {
     const check = checks.find((c) => c.what === failure.what);
-    return check !== undefined && !check.pass && sameSense(failure, check.actual);
+    return check !== undefined && !check.pass && (i > 0 || sameSense(failure, check.actual));
   });
+}
+
+/**
+ * Where a subject showing the symptom is wrong in more ways than the mutant, at the symptom's
+ * level: a later step wrong another way, a field of an outcome the mutant had right, a check the
+ * mutant passed. Said beside the pitfall, so an author who fixes it knows what is left.
+ */
+export function extraWays(evidence: readonly Failure[], checks: readonly Check[]): string[] {
+  const level = evidence[0]!.level;
+  const extra: string[] = [];
+  for (const check of checks) {
+    if (check.pass || check.level !== level) continue;
+    // "step 6: definitions" and "step 3: definitions" are one way of being wrong
+    const name = check.what.replace(/^step [\d.]+: /, "").replace(/^call "[^"]*": /, "call ");
+    const failure = evidence.find((f) => f.what === check.what);
+    const { expected, actual } = check;
+    if (isRecord(expected) && isRecord(actual)) {
+      // an outcome: the fields wrong here that the mutant had right (all of them, where it passed the check)
+      const theirs = failure !== undefined && isRecord(failure.actual) ? failure.actual : expected;
+      for (const key of Object.keys(expected)) if (sameJson(expected[key], theirs[key]) && !sameJson(expected[key], actual[key])) extra.push(`${name}: ${key}`);
+    } else if (failure === undefined || !sameSense(failure, actual)) extra.push(name);
+  }
+  return [...new Set(extra)];
 }
 
 /** Whether `evidence` and the subject's checks fail in exactly the same way (the same answers, as JSON). */
@@ -57,12 +85,26 @@ export function isOrderOnly(evidence: readonly Failure[]): boolean {
   return evidence.every((f) => Array.isArray(f.expected) && Array.isArray(f.actual) && isReordering(f.actual, f.expected));
 }
 
+/**
+ * Whether a failure is only an order, in any form: a list of the right items in a wrong order, or
+ * a text whose lines are the right lines in a wrong order (a tool message listing its errors).
+ * A named order pitfall takes such rows even where its mutant's order happened to be right.
+ */
+export function isReordered(evidence: readonly Failure[]): boolean {
+  return evidence.every(({ expected, actual }) => {
+    if (Array.isArray(expected) && Array.isArray(actual)) return isReordering(actual, expected);
+    return typeof expected === "string" && typeof actual === "string" && isReordering(actual.split("\n"), expected.split("\n"));
+  });
+}
+
 function sameSense(failure: Failure, actual: unknown): boolean {
   const { expected, actual: theirs } = failure;
   if (crashIn(theirs) !== undefined) return crashIn(actual) !== undefined;
   if (typeof theirs === "string" && theirs.startsWith("refused: ")) return typeof actual === "string" && actual.startsWith("refused: ");
   if (failure.level === "paths" && isStrings(expected) && isStrings(theirs)) return isStrings(actual) && samePathSense(expected, theirs, actual);
   if (Array.isArray(expected) && Array.isArray(theirs) && isReordering(theirs, expected)) return Array.isArray(actual) && isReordering(actual, expected);
+  // a text of lines (a tool message listing errors) in a wrong order: any other wrong order of the same lines
+  if (typeof expected === "string" && typeof theirs === "string" && isReordering(theirs.split("\n"), expected.split("\n"))) return typeof actual === "string" && isReordering(actual.split("\n"), expected.split("\n"));
   if (isRecord(expected) && isRecord(theirs)) {
     if (!isRecord(actual)) return false;
     const wrong = Object.keys(theirs).filter((key) => !sameJson(expected[key], theirs[key]));

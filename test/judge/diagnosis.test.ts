@@ -72,7 +72,7 @@ describe("diagnose: naming", () => {
     const d = diagnose(run(otherWay), options, all);
     expect(d.matches).toEqual([]);
     expect(d.closest).toBeUndefined();
-    expect(d.lines).toEqual(["no known pitfall matches your 6 failing rows"]);
+    expect(d.lines).toEqual(["no known pitfall matches your 6 failing rows", "  rule/c (TestValidateTable, weight 20), 6 rows: e.g. c1: error paths in order: expected [\"$\"], got [\"$.wrong\"]"]);
   });
 
   it("prefers the whole fingerprint over one nested inside it, and does not name the nested one", () => {
@@ -107,7 +107,8 @@ describe("diagnose: naming", () => {
     const d = diagnose(run(["b1", "b2", "d1", "ok1"]), options, all);
     expect(d.matches.map((m) => m.id)).toEqual(["s02"]);
     expect(d.unexplained).toEqual(["d1", "ok1"]);
-    expect(d.lines.at(-1)).toBe("2 failing rows match no known pitfall: d1, ok1");
+    expect(d.lines.slice(1)).toEqual(["2 failing rows match no known pitfall, by rule, the most harmful first:", "  rule/d (TestValidateTable, weight 20), 1 row: e.g. d1: verdict: expected \"valid\", got \"invalid\"", "  rule/o (TestValidateTable, weight 20), 1 row: e.g. ok1: verdict: expected \"valid\", got \"invalid\""]);
+    expect(d.groups!.map((g) => [g.rule, g.rows])).toEqual([["rule/d", ["d1"]], ["rule/o", ["ok1"]]]);
   });
 
   it("lists mutants with identical fingerprints together", () => {
@@ -167,6 +168,7 @@ describe("diagnose: rows with no answer, and crashes", () => {
     expect(d.crashed).toBeUndefined();
     expect(d.lines).toEqual([
       "no known pitfall matches your 1 failing row",
+      "  rule/c (TestValidateTable, weight 20), 1 row: e.g. c4: verdict: expected \"valid\", got \"invalid\"",
       "your code did not answer in 5000 ms on these inputs (it hangs or loops), 3 rows (once it had hung on a few, each other request was given 500 ms): c1, c2, c3",
     ]);
     // the hang's check after one that passed
@@ -318,7 +320,7 @@ describe("diagnose: the rules, exactly", () => {
   });
 
   it("says one failing row, one crash, in the singular, and lists five ids in full", () => {
-    expect(diagnose(run(["d1"]), options, all).lines).toEqual(["no known pitfall matches your 1 failing row"]);
+    expect(diagnose(run(["d1"]), options, all).lines).toEqual(["no known pitfall matches your 1 failing row", "  rule/d (TestValidateTable, weight 20), 1 row: e.g. d1: verdict: expected \"valid\", got \"invalid\""]);
     const crash = [verdict({ threw: "boom" })];
     const d = diagnose(run({ b1: [verdict("invalid")], b2: [verdict("invalid")], d1: crash }), options, all);
     expect(d.lines).toEqual([
@@ -353,7 +355,7 @@ describe("diagnose: the rules, exactly", () => {
     const passedCrashLike: Check = { level: "verdict", tier: "core", what: "other", expected: { threw: "x" }, actual: { threw: "x" }, pass: true };
     const d = diagnose(run({ d1: [verdict("invalid"), passedCrashLike] }), options, []);
     expect(d.crashed).toBeUndefined();
-    expect(d.lines).toEqual(["no known pitfall matches your 1 failing row"]);
+    expect(d.lines).toEqual(["no known pitfall matches your 1 failing row", "  rule/d (TestValidateTable, weight 20), 1 row: e.g. d1: verdict: expected \"valid\", got \"invalid\""]);
   });
 
   it("leaves a crash a named pitfall explains to that pitfall, and lists the other failing rows apart", () => {
@@ -362,7 +364,8 @@ describe("diagnose: the rules, exactly", () => {
     const d = diagnose(run({ a1: crash, a2: crash, c1: crash, d1: [verdict("invalid")] }), options, [s11]);
     expect(d.lines).toEqual([
       d.matches[0]!.sentence,
-      "1 failing row matches no known pitfall: d1",
+      "1 failing row matches no known pitfall, by rule, the most harmful first:",
+      "  rule/d (TestValidateTable, weight 20), 1 row: e.g. d1: verdict: expected \"valid\", got \"invalid\"",
       "your implementation crashed on 1 row (it raised, panicked or died instead of answering; the spec's promise is an answer to every input): c1",
     ]);
     expect(d.matches[0]!.detail).toBe("it shows on 2 of the 2 rows it is judged on; it explains 2 of your 4 failing rows; seen in rule/a");
@@ -384,5 +387,145 @@ describe("pitfallLabel", () => {
     expect(pitfallLabel(2)).toBe("pitfall 2");
     expect(pitfallLabel("§2.2")).toBe("spec §2.2");
     expect(pitfallLabel("lesson: register and override")).toBe("lesson: register and override");
+  });
+});
+
+describe("diagnose: when faults come together", () => {
+  it("ranks unexplained rows by the weight of the spec test they fail, the hand-worked example first, one example and its why each", () => {
+    const results = run(["d1", "ok1", "ok2", "ok3"]).map((r) => (r.id === "ok3" ? { ...r, section: "TestHandWorkedExample" as const, rule: "worked/example" } : r.id === "d1" ? { ...r, section: "TestCompileRejectsUnsupported" as const } : r));
+    const d = diagnose(results, options, all);
+    expect(d.groups!.map((g) => [g.rule, g.section, g.weight, g.rows, g.example])).toEqual([
+      ["worked/example", "TestHandWorkedExample", 25, ["ok3"], "ok3"],
+      ["rule/o", "TestValidateTable", 20, ["ok1", "ok2"], "ok1"],
+      ["rule/d", "TestCompileRejectsUnsupported", 10, ["d1"], "d1"],
+    ]);
+    expect(d.groups![0]!.why).toBe('verdict: expected "valid", got "invalid"');
+    expect(d.lines[1]).toBe('  worked/example (TestHandWorkedExample, weight 25), 1 row: e.g. ok3: verdict: expected "valid", got "invalid"');
+  });
+
+  it("between groups of one weight puts the bigger first, and says at most five of them", () => {
+    const rules: Record<string, string> = { a1: "r1", b1: "r2", b2: "r2", c1: "r3", d1: "r4", ok1: "r5", ok2: "r6" };
+    const results = run(Object.keys(rules)).map((r) => ({ ...r, rule: rules[r.id] ?? r.rule }));
+    const d = diagnose(results, options, []);
+    expect(d.groups![0]!.rows).toEqual(["b1", "b2"]);
+    expect(d.groups).toHaveLength(6);
+    expect(d.lines.at(-1)).toBe("  … and 1 more rule");
+    expect(d.lines).toHaveLength(1 + 5 + 1);
+  });
+
+  it("cuts a long value in a why to 80 characters", () => {
+    const long = "x".repeat(200);
+    const d = diagnose(run({ d1: [verdict(long)] }), options, []);
+    expect(d.groups![0]!.why).toBe(`verdict: expected "valid", got ${JSON.stringify(long).slice(0, 79)}…`);
+    expect(diagnose(run({ d1: [verdict("x".repeat(76))] }), options, []).groups![0]!.why).toBe(`verdict: expected "valid", got "${"x".repeat(76)}"`);
+  });
+
+  it("counts only failing rows in what a pitfall explains: never more than the failing rows", () => {
+    // a1, a2 fail at the scored (core) tier; a3, a4 fail only in a catalog check the run does not score
+    const beyond = (id: string) => (["a3", "a4"].includes(id) ? [verdict("valid"), { ...messages(["x"], ["y"]), level: "verdict" as const }] : [verdict("invalid")]);
+    const s = print("s01", Object.fromEntries(["a1", "a2", "a3", "a4"].map((id) => [id, beyond(id)])));
+    const d = diagnose(run(Object.fromEntries(["a1", "a2", "a3", "a4"].map((id) => [id, beyond(id)]))), { level: "messages", tiers: ["core"] }, [s]);
+    expect(d.failing).toBe(2);
+    expect(d.matches[0]!.explains).toBe(2);
+    expect(d.matches[0]!.rows).toEqual(["a1", "a2", "a3", "a4"]);
+  });
+
+  it("gives 'closest' for every partial match beside the named ones, with the rows it lacks", () => {
+    // s02 named on b1, b2; s03 shows on 2 of its 6 rows: closest, lacking c3, c4, c5 (three said)
+    const d = diagnose(run(["b1", "b2", "c1", "c2"]), options, all);
+    expect(d.matches.map((m) => m.id)).toEqual(["s02"]);
+    expect(d.partial).toEqual([{ id: "s03", title: "title of s03", hits: 2, size: 6, lacks: ["c3", "c4", "c5"] }]);
+    expect(d.lines).toContain("closest: s03, title of s03, shows on 2 of its 6 rows; it lacks c3, c4, c5");
+  });
+
+  it("ranks partial matches by share, then hits, then id, and leaves out those named, those alike them and those with nothing left to explain", () => {
+    const wide = print("s04", ["a1", "a2", "a3", "a4", "b1", "b2"]);
+    const narrow = print("s07", ["a1", "a2", "a3"]);
+    const other = print("s08", ["a1", "a2", "a3"]);
+    const d = diagnose(run(["a1", "a2"]), options, [wide, other, narrow]);
+    expect(d.partial!.map((p) => p.id)).toEqual(["s07", "s08", "s04"]);
+    // named, or alike a named one: not partial; and here the named one leaves nothing for the others
+    expect(diagnose(run(["a1", "a2"]), options, [print("s09", ["a1", "a2"]), print("s15", ["a1", "a2"]), narrow, wide]).partial).toBeUndefined();
+    expect(diagnose(run(["a1", "a2", "b1", "b2"]), options, [s02, print("s15", ["b1", "b2"]), narrow]).partial!.map((p) => p.id)).toEqual(["s07"]);
+    expect(diagnose(run([]), options, [narrow]).partial).toBeUndefined();
+    // no match named: the partial ones are data, the headline already says the closest
+    expect(diagnose(run(["a1", "a2"]), options, [wide, narrow]).lines.some((l) => l.startsWith("closest:"))).toBe(false);
+  });
+});
+
+describe("diagnose: an order pitfall takes its rows", () => {
+  const order = (expected: string[], actual: string[]): Check => ({ level: "paths", tier: "core", what: "error paths in order", expected, actual, pass: JSON.stringify(actual) === JSON.stringify(expected) });
+  const text = (expected: string, actual: string): Check => ({ level: "messages", tier: "core", what: "content", expected, actual, pass: expected === actual });
+  const s19 = print("s19", { c1: [order(["$", "$.a"], ["$.a", "$"])], c2: [order(["$", "$.b"], ["$.b", "$"])] }, "§2.2");
+
+  it("takes every failing row that is only a wrong order, where its mutant's order was right, and counts it", () => {
+    const d = diagnose(run({ c1: [order(["$", "$.a"], ["$.a", "$"])], c2: [order(["$", "$.b"], ["$.b", "$"])], c3: [text("e\n$: x\n$.y: z", "e\n$.y: z\n$: x")], c4: [verdict("invalid")] }), options, [s19]);
+    expect(d.matches.map((m) => [m.id, m.rows, m.explains])).toEqual([["s19", ["c1", "c2", "c3"], 3]]);
+    expect(d.unexplained).toEqual(["c4"]);
+  });
+
+  it("leaves those rows alone when the named pitfall is no order pitfall, or the row another's", () => {
+    const rows = { b1: [verdict("invalid")], b2: [verdict("invalid")], c3: [text("e\n$: x\n$.y: z", "e\n$.y: z\n$: x")] };
+    expect(diagnose(run(rows), options, [s02]).unexplained).toEqual(["c3"]);
+    const both = diagnose(run({ ...rows, c1: [order(["$", "$.a"], ["$.a", "$"])], c2: [order(["$", "$.b"], ["$.b", "$"])] }), options, [s02, s19]);
+    expect(both.matches.map((m) => [m.id, m.rows])).toEqual([["s02", ["b1", "b2"]], ["s19", ["c1", "c2", "c3"]]]);
+    expect(both.unexplained).toEqual([]);
+  });
+
+  it("gives no 'closest' for a partial match whose rows the named ones explain", () => {
+    // s01 shows on a1, a2 (2 of 4), and so does s09, named on them: nothing is left for s01 to explain
+    expect(diagnose(run(["a1", "a2"]), options, all).partial).toBeUndefined();
+  });
+});
+
+describe("diagnose: supersets", () => {
+  it("names a pitfall shown by code wrong in more ways too, and says the extra ways beside it", () => {
+    const shadow = (defs: unknown[]): Check[] => [verdict("invalid"), { level: "verdict", tier: "core", what: "step 3: definitions", expected: [1], actual: defs, pass: false }];
+    const s13 = print("s13", { b1: shadow([2]), b2: shadow([2]) }, 9);
+    const extra: Check = { level: "verdict", tier: "core", what: "step 4: names", expected: ["a"], actual: ["a", "a"], pass: false };
+    const d = diagnose(run({ b1: [...shadow([1, 2]), extra], b2: shadow([1, 2]) }), options, [s13]);
+    expect(d.matches.map((m) => [m.id, m.extra])).toEqual([["s13", ["definitions", "names"]]]);
+    expect(d.matches[0]!.detail).toBe("it shows on 2 of the 2 rows it is judged on; it explains 2 of your 2 failing rows; seen in rule/b; and wrong in more ways beside it: definitions, names");
+    expect(diagnose(run({ b1: shadow([2]), b2: shadow([2]) }), options, [s13]).matches[0]!.extra).toBeUndefined();
+  });
+});
+
+describe("diagnose: the edges of groups and partial matches", () => {
+  it("has no groups when nothing is unexplained, and says five groups in full", () => {
+    expect(diagnose(run([]), options, all).groups).toBeUndefined();
+    const rules: Record<string, string> = { a1: "r1", b1: "r2", c1: "r3", d1: "r4", ok1: "r5" };
+    const d = diagnose(run(Object.keys(rules)).map((r) => ({ ...r, rule: rules[r.id] ?? r.rule })), options, []);
+    expect(d.groups).toHaveLength(5);
+    expect(d.lines.some((l) => l.includes("more rule"))).toBe(false);
+  });
+
+  it("keeps a why of exactly 80 characters whole", () => {
+    const x = "x".repeat(78);
+    expect(diagnose(run({ d1: [verdict(x)] }), options, []).groups![0]!.why).toBe(`verdict: expected "valid", got "${x}"`);
+  });
+
+  it("gives no partial match that shows on none of the rows it is judged on, and one that shows on a row left unexplained though another is explained", () => {
+    // s03 is judged on its core rows c1..c4; the subject shows it only on c5, a catalog row
+    const catalog = (id: string) => (["c5", "c6"].includes(id) ? "catalog" : "core");
+    expect(diagnose(run(["b1", "b2", "c5"], [], catalog), options, all).partial).toBeUndefined();
+    const s05 = print("s05", ["c1", "b1"]);
+    const d = diagnose(run(["c1", "b1", "c2"]), options, [s05, s03]);
+    expect(d.matches.map((m) => m.id)).toEqual(["s05"]);
+    expect(d.partial!.map((p) => p.id)).toEqual(["s03"]);
+  });
+
+  it("says five partial matches at most in the lines", () => {
+    const prints = ["s04", "s05", "s06", "s07", "s08", "s10"].map((id) => print(id, ["c1", "c2", "c3", "c4", "c5", "c6"]));
+    const d = diagnose(run(["b1", "b2", "c1"]), options, [s02, ...prints]);
+    expect(d.partial).toHaveLength(6);
+    expect(d.lines.filter((l) => l.startsWith("closest:"))).toHaveLength(5);
+  });
+
+  it("takes wrong-order rows only for a pitfall whose every row is an order", () => {
+    const order = (expected: string[], actual: string[]): Check => ({ level: "paths", tier: "core", what: "error paths in order", expected, actual, pass: false });
+    const mixed = print("s19", { c1: [order(["$", "$.a"], ["$.a", "$"])], c2: [verdict("invalid")] }, "§2.2");
+    const d = diagnose(run({ c1: [order(["$", "$.a"], ["$.a", "$"])], c2: [verdict("invalid")], c3: [order(["$", "$.b"], ["$.b", "$"])] }), options, [mixed]);
+    expect(d.matches.map((m) => m.id)).toEqual(["s19"]);
+    expect(d.unexplained).toEqual(["c3"]);
   });
 });

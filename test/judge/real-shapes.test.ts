@@ -29,7 +29,7 @@ const GO_HOME = join(tmpdir(), "tool-conformance-go");
 const { TOOLREG_BUG: _bug, GORACE: _race, ...inherited } = process.env;
 const GO_ENV = { ...inherited, GOTOOLCHAIN: "local", GOPROXY: "off", GOFLAGS: "", GOWORK: "off", GOCACHE: join(GO_HOME, "cache"), GOPATH: join(GO_HOME, "path"), CGO_ENABLED: "1" };
 
-const FIXTURES = ["go-map-order", "python-no-paths", "python-discovery-order", "python-jsonschema", "python-crashes"] as const;
+const FIXTURES = ["go-map-order", "python-no-paths", "python-discovery-order", "python-jsonschema", "python-crashes", "python-validates-nothing", "python-duplicates-shadow", "python-discovery-other", "python-first-additional"] as const;
 type Fixture = (typeof FIXTURES)[number];
 /** The default options, then the same behaviour scored with every tier, then at the verdict level. */
 const RUNS = { defaults: [], "tier-all": ["--tier", "all", "--min-score", "0"], verdict: ["--level", "verdict", "--min-score", "0"] } as const;
@@ -93,15 +93,16 @@ beforeAll(async () => {
   subjects["python-discovery-order"] = python("python-discovery-order/toolreg.py");
   subjects["python-jsonschema"] = python("python-jsonschema/toolreg.py");
   subjects["python-crashes"] = python("python-crashes/toolreg.py");
+  for (const shape of ["python-validates-nothing", "python-duplicates-shadow", "python-discovery-other", "python-first-additional"] as const) subjects[shape] = python(`${shape}/toolreg.py`);
 
-  // 15 runs, two at a time (each already runs two sessions)
+  // 27 runs, two at a time (each already runs two sessions)
   const queue = FIXTURES.flatMap((fixture) => (Object.keys(RUNS) as RunName[]).map((run) => [fixture, run] as const));
   for (const fixture of FIXTURES) reports[fixture] = {} as Record<RunName, Report | Error>;
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) reports[next[0]][next[1]] = await grade(...next).catch((error: Error) => error);
   };
   await Promise.all([worker(), worker()]);
-}, 240_000);
+}, 420_000);
 
 afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -198,6 +199,52 @@ describe("python-crashes: a validator that raises on odd input", () => {
     // pattern that does not compile (it is compiled lazily), and Python's $ matches before a final newline.
     expect(diagnosis.matches.map((match) => match.sentence)).toEqual([]);
     expect(diagnosis.lines.some((line) => /crashed/.test(line))).toBe(true);
+  });
+});
+
+// The four below share one correct Python base with python-discovery-order's walk sorted; that
+// base keeps one departure of its own, Python's `$` matching before a final newline (re.search),
+// so each has that one row unexplained besides its own shape, and nothing else.
+const DOLLAR = "validate/pattern/dollar-not-before-final-newline";
+const unexplained = (fixture: Fixture) => report(fixture).diagnosis.unexplained;
+
+describe("python-validates-nothing: the schema goes to the model only; a call runs the tool on any arguments and reports success", () => {
+  it("is diagnosed as s10 (the tool runs on invalid arguments), whatever else its results say, and it holds its rows", () => {
+    // checked by hand: call get_weather {"days":"3","unit":"kelvin","country":"FR"} → the tool ran, success;
+    // compile and validate are correct (the four errors of the worked example, sorted)
+    const { matches } = report("python-validates-nothing").diagnosis;
+    expect([...named(report("python-validates-nothing"))]).toEqual(["s10"]);
+    expect(matches[0]!.explains).toBe(report("python-validates-nothing").diagnosis.failing - 1);
+    expect(unexplained("python-validates-nothing")).toEqual([DOLLAR]);
+  });
+});
+
+describe("python-duplicates-shadow: a second tool of one name is accepted, both are listed, calls reach the last", () => {
+  it("is diagnosed as s13 (duplicates replacing tools), though its definitions list both", () => {
+    // checked by hand: register lookup twice → accepted; definitions → both lookups; call lookup → the second's answer
+    expect([...named(report("python-duplicates-shadow"))]).toEqual(["s13"]);
+    expect(unexplained("python-duplicates-shadow")).toEqual([DOLLAR]);
+  });
+});
+
+describe("python-discovery-other: errors in the order another walk finds them (keywords alphabetical, properties in the argument's order)", () => {
+  it("is diagnosed as s19 whatever the traversal, and s19 takes the worked example's tool message too", () => {
+    // checked by hand: the worked example → $ unexpected "country", $.days, $.unit, then $ missing "city"
+    expect([...named(report("python-discovery-other"))]).toEqual(["s19"]);
+    expect(report("python-discovery-other").diagnosis.matches[0]!.rows).toContain("example/registry/four-errors-then-corrected");
+    expect(unexplained("python-discovery-other")).toEqual([DOLLAR]);
+  });
+});
+
+describe("python-first-additional: validation stops at the first property additionalProperties: false refuses", () => {
+  it("names no pitfall (none in the catalogue drops errors), and puts the hand-worked example first among the unexplained", () => {
+    // checked by hand: the worked example → only `$: unexpected property "country"`; {"a":1,"b":2} under
+    // additionalProperties: false → one error, not two; a value with no extra property → every error, sorted
+    const { diagnosis } = report("python-first-additional");
+    expect(diagnosis.matches).toEqual([]);
+    expect(diagnosis.groups![0]).toMatchObject({ section: "TestHandWorkedExample", weight: 25 });
+    expect(diagnosis.groups!.flatMap((g) => g.rows)).toContain("example/validate/four-errors");
+    expect(diagnosis.lines[1]).toMatch(/^ {2}example\/.* \(TestHandWorkedExample, weight 25\)/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { crashIn, type Check } from "../../src/run/run-row.js";
-import { evidenceOf, isOrderOnly, showsExactly, showsSame, type Failure } from "../../src/judge/symptom.js";
+import { evidenceOf, extraWays, isOrderOnly, isReordered, showsExactly, showsSame, type Failure } from "../../src/judge/symptom.js";
 
 // A symptom: how a mutant's failure on a row shows in another implementation's answers there,
 // by its sense rather than its text.
@@ -211,5 +211,81 @@ describe("crashIn", () => {
     expect(crashIn("threw")).toBeUndefined();
     expect(crashIn(["x"])).toBeUndefined();
     expect(crashIn(null)).toBeUndefined();
+  });
+});
+
+describe("faults that come together", () => {
+  const accepted = failure("verdict", "step 2: register refused", "refused", "accepted");
+  const listed = failure("verdict", "step 3: definitions", [{ name: "a", d: 1 }], [{ name: "a", d: 2 }]);
+
+  it("takes the first failing step as the fault: later steps need only fail, in whatever way", () => {
+    // the mutant replaces the first tool; this code shadows it and lists both
+    const both = [check("verdict", "step 2: register refused", "refused", "accepted"), check("verdict", "step 3: definitions", [{ name: "a", d: 1 }], [{ name: "a", d: 1 }, { name: "a", d: 2 }])];
+    expect(showsSame([accepted, listed], both)).toBe(true);
+    // a later step passing is not the mutant's failure
+    expect(showsSame([accepted, listed], [both[0]!, ok("verdict", "step 3: definitions", [{ name: "a", d: 1 }])])).toBe(false);
+    // a later step missing is not either
+    expect(showsSame([accepted, listed], [both[0]!])).toBe(false);
+    // the first step must be the same sense
+    expect(showsSame([accepted, listed], [check("verdict", "step 2: register refused", "refused", { threw: "x" }), both[1]!])).toBe(false);
+  });
+
+  it("sees a text of lines in another wrong order as the same order failure, and nothing else as one", () => {
+    const message = failure("messages", "content", "e:\n$: a\n$: b\n$.c: d", "e:\n$.c: d\n$: a\n$: b");
+    expect(showsSame([message], [check("messages", "content", message.expected, "e:\n$: b\n$.c: d\n$: a")])).toBe(true);
+    expect(showsSame([message], [check("messages", "content", message.expected, "e:\n$: b\n$.c: d")])).toBe(false);
+    expect(showsSame([message], [check("messages", "content", message.expected, ["e:", "$: b", "$.c: d", "$: a"])])).toBe(false);
+    // a wrong text that is no reordering is compared exactly, as before
+    const wrong = failure("messages", "content", "e:\n$: a", "e:\n$: x");
+    expect(showsSame([wrong], [check("messages", "content", "e:\n$: a", "e:\n$: y")])).toBe(false);
+    expect(showsSame([wrong], [check("messages", "content", "e:\n$: a", "e:\n$: x")])).toBe(true);
+  });
+
+  it("isReordered: lists of the right items, or texts of the right lines, in a wrong order, every failure of them", () => {
+    expect(isReordered([failure("verdict", "d", [1, 2], [2, 1])])).toBe(true);
+    expect(isReordered([failure("verdict", "d", [1, 2], [1, 2])])).toBe(false);
+    expect(isReordered([failure("verdict", "d", [1, 2], [2])])).toBe(false);
+    expect(isReordered([failure("messages", "c", "a\nb", "b\na")])).toBe(true);
+    expect(isReordered([failure("messages", "c", "a\nb", "a\nb")])).toBe(false);
+    expect(isReordered([failure("messages", "c", "a\nb", "b\nc")])).toBe(false);
+    expect(isReordered([failure("messages", "c", "a\nb", ["b", "a"])])).toBe(false);
+    expect(isReordered([failure("messages", "c", ["a", "b"], "b\na")])).toBe(false);
+    expect(isReordered([failure("messages", "c", ["a", "b"], "ba")])).toBe(false);
+    expect(isReordered([failure("verdict", "d", [1, 2], [2, 1]), failure("verdict", "v", "valid", "invalid")])).toBe(false);
+  });
+});
+
+describe("extraWays: where code showing a symptom is wrong in more ways than the mutant", () => {
+  const ran = failure("verdict", 'step 2: call "echo": outcome', { isError: true, runs: [] }, { isError: true, runs: ["x"] });
+
+  it("names the outcome's fields the mutant had right, once, without step numbers or tool names", () => {
+    const checks = [check("verdict", 'step 2: call "echo": outcome', { isError: true, runs: [] }, { isError: false, runs: ["x"] }), check("verdict", 'step 3: call "other": outcome', { isError: true, runs: [] }, { isError: false, runs: [] })];
+    expect(extraWays([ran], checks)).toEqual(["call outcome: isError"]);
+    expect(extraWays([ran], [checks[0]!])).toEqual(["call outcome: isError"]);
+    expect(extraWays([ran], [check("verdict", 'step 2: call "echo": outcome', { isError: true, runs: [] }, { isError: true, runs: ["x"] })])).toEqual([]);
+  });
+
+  it("names a failing check the mutant passed, and one it failed another way, at the symptom's level only", () => {
+    const accepted = failure("verdict", "step 2: register refused", "refused", "accepted");
+    const checks = [
+      check("verdict", "step 2: register refused", "refused", "accepted"),
+      check("verdict", "step 6: definitions", [1], [1, 2]),
+      check("verdict", "step 7: names", ["a"], ["a", "a"]),
+      check("messages", "step 8: content", "a", "b"),
+      ok("verdict", "step 9: names", ["a"]),
+    ];
+    expect(extraWays([accepted], checks)).toEqual(["definitions", "names"]);
+    const listed = failure("verdict", "step 6: definitions", [1], [2]);
+    expect(extraWays([accepted, listed], checks)).toEqual(["definitions", "names"]);
+    expect(extraWays([accepted, failure("verdict", "step 6: definitions", [1], [1, 2])], checks)).toEqual(["names"]);
+  });
+});
+
+describe("extraWays: names", () => {
+  it("strips only a leading step number and a leading call's tool name, and reads an outcome only when both sides are records", () => {
+    const v = failure("verdict", "v", "invalid", "valid");
+    expect(extraWays([v], [check("verdict", "v", "invalid", "valid"), check("verdict", 'x step 2: call "t": y', 1, 2)])).toEqual(['x step 2: call "t": y']);
+    expect(extraWays([v], [check("verdict", "v", "invalid", "valid"), check("verdict", "outcome", { a: 1 }, "boom")])).toEqual(["outcome"]);
+    expect(extraWays([v], [check("verdict", "v", "invalid", "valid"), check("verdict", "step 2.14: names", ["a"], ["b"])])).toEqual(["names"]);
   });
 });
