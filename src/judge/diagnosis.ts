@@ -138,9 +138,15 @@ export function pitfallLabel(pitfall: number | string): string {
 export function diagnose(results: readonly RowResult[], options: ScoreOptions, fingerprints: readonly Fingerprint[]): Diagnosis {
   const answered = new Map<string, RowResult>();
   let errored = 0;
+  // rows not sent for a capability the subject does not offer, by capability: the implementation's lack, not the adapter's fault
+  const unsupported = new Map<string, number>();
   for (const result of results) {
     if (result.status === "errored" || result.status === "skipped") errored++;
     else answered.set(result.id, result);
+    if (result.status === "skipped") {
+      const capability = /"([^"]+)" capability/.exec(result.error ?? "")?.[1] ?? "";
+      unsupported.set(capability, (unsupported.get(capability) ?? 0) + 1);
+    }
   }
   const failing = [...answered.values()].filter((result) => statusOf(result.checks, options) === "failed").map((result) => result.id);
   const failSet = new Set(failing);
@@ -225,8 +231,13 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
     const quick = least < most ? ` (once it had hung on a few, each other request was given ${least} ms)` : "";
     diagnosis.lines.push(`your code did not answer in ${most} ms on these inputs (it hangs or loops), ${n} row${plural(n)}${quick}: ${listed(hung)}`);
   }
-  if (errored > 0) {
-    diagnosis.lines.push(`${errored} row${plural(errored)} gave no usable answer (the adapter broke the protocol, or lacks a capability): fix the adapter first; they are no evidence of any pitfall`);
+  const broken = errored - [...unsupported.values()].reduce((sum, n) => sum + n, 0);
+  if (broken > 0) {
+    diagnosis.lines.push(`${broken} row${plural(broken)} gave no usable answer (the adapter broke the protocol): fix the adapter first; they are no evidence of any pitfall`);
+  }
+  for (const [capability, n] of unsupported) {
+    const what = capability === "" ? "a capability the implementation does not offer" : `the ${capability} capability, which the implementation does not offer`;
+    diagnosis.lines.push(`${n} row${plural(n)} need${n === 1 ? "s" : ""} ${what}: not answerable, scored as not passed; no evidence of any pitfall`);
   }
   return diagnosis;
 }

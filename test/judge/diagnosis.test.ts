@@ -129,7 +129,20 @@ describe("diagnose: rows with no answer, and crashes", () => {
     expect(d.failing).toBe(0);
     expect(d.errored).toBe(5);
     expect(d.matches).toEqual([]);
-    expect(d.lines).toEqual(["5 rows gave no usable answer (the adapter broke the protocol, or lacks a capability): fix the adapter first; they are no evidence of any pitfall"]);
+    expect(d.lines).toEqual(["5 rows gave no usable answer (the adapter broke the protocol): fix the adapter first; they are no evidence of any pitfall"]);
+  });
+
+  it("says rows needing a capability the implementation lacks are not answerable, by capability, and never blames the adapter for them", () => {
+    const lacking = (capability: string) => (r: RowResult): RowResult => ({ ...r, status: "skipped", checks: [], error: `the subject does not offer the "${capability}" capability` });
+    const results = run([], ["c5"]).map((r) => (["b1", "b2"].includes(r.id) ? lacking("concurrency")(r) : r.id === "c1" ? lacking("records")(r) : r.id === "c2" ? { ...r, status: "skipped" as const, checks: [], error: "skipped" } : r));
+    const d = diagnose(results, options, all);
+    expect(d.errored).toBe(5);
+    expect(d.lines).toEqual([
+      "1 row gave no usable answer (the adapter broke the protocol): fix the adapter first; they are no evidence of any pitfall",
+      "2 rows need the concurrency capability, which the implementation does not offer: not answerable, scored as not passed; no evidence of any pitfall",
+      "1 row needs the records capability, which the implementation does not offer: not answerable, scored as not passed; no evidence of any pitfall",
+      "1 row needs a capability the implementation does not offer: not answerable, scored as not passed; no evidence of any pitfall",
+    ]);
   });
 
   it("leaves errored rows out of a fingerprint's size", () => {
