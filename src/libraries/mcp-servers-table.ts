@@ -50,7 +50,7 @@ function serverSection({ entry, version, report }: ScoredMcpServer): string[] {
   const out = [`## ${entry.name} ${version}`, "", `\`${entry.command}\``, ""];
   const failed = failedChecks(report);
   if (report.summary.stopped) return [...out, `Not scored: ${markdownText(report.summary.stopped.cause)}`];
-  out.push(`**Diagnosis.** ${report.diagnosis.lines.map((line) => markdownText(line)).join(" ") || "nothing to diagnose"}`, "");
+  out.push("**Diagnosis.**", "", ...(report.diagnosis.lines.length > 0 ? report.diagnosis.lines.map((line) => `${line.startsWith("  ") ? "  " : ""}- ${markdownText(line)}`) : ["- nothing to diagnose"]), "");
   const ran = [...toolsThatRan(report.rows)].sort();
   if (ran.length > 0) out.push(`**Ran on invalid arguments** (${ran.length}): ${ran.map((tool) => markdownText(tool)).join(", ")}.`, "");
   // the forms of answer seen, from the rule that classed each failing check; a passed row was refused as the seed asks
