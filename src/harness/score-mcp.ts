@@ -35,6 +35,11 @@ export interface McpOptions {
   diagnosis?: boolean;
   /** The command that reruns one row: `--filter ID` completes it. */
   rerun?: string;
+  /**
+   * Tools that may run: only read-only ones (the user's word; annotations are never trusted). Each
+   * also gets valid calls, the acceptance rows `mcp-accept/TOOL/…`; a name the server does not list is a UsageError.
+   */
+  run?: readonly string[];
 }
 
 /** The row of a server that could not be started or listed: errored with the cause. */
@@ -47,7 +52,7 @@ export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}):
   const startedAt = new Date();
   let run: McpRun;
   try {
-    run = await runMcp(endpoint, { ...scoring, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}), ...(options.filters ? { filters: options.filters } : {}), ...(options.signal ? { signal: options.signal } : {}), ...(options.onResult ? { onResult: options.onResult } : {}) });
+    run = await runMcp(endpoint, { ...scoring, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}), ...(options.filters ? { filters: options.filters } : {}), ...(options.signal ? { signal: options.signal } : {}), ...(options.onResult ? { onResult: options.onResult } : {}), ...(options.run?.length ? { run: options.run } : {}) });
   } catch (error) {
     if (!(error instanceof SubjectError)) throw error;
     const cause = oneLine(error.message);
@@ -57,7 +62,7 @@ export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}):
     for (const row of report.rows) row.repro = { why: START_ROW.why };
     throw new SubjectStoppedError(cause, report);
   }
-  if (options.filters?.length && run.results.length === 0) throw new UsageError(`--filter ${options.filters.map((f) => JSON.stringify(f)).join(", ")} matches no row of this server (ids look like mcp/TOOL/missing-required/NAME, mcp-list/stable; * matches any text)`);
+  if (options.filters?.length && run.results.length === 0) throw new UsageError(`--filter ${options.filters.map((f) => JSON.stringify(f)).join(", ")} matches no row of this server (ids look like mcp/TOOL/missing-required/NAME, mcp-accept/TOOL/integer-3.0/NAME, mcp-list/stable; * matches any text)`);
   const { hello } = run;
   const version = `MCP ${hello.protocolVersion}${hello.offered ? "" : ` (not one offered: ${PROTOCOL_VERSIONS.join(", ")})`}`;
   const asRun: Run = {

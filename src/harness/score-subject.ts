@@ -38,8 +38,8 @@ export type SubjectSpec =
   | { command: string; cwd?: string; sandbox?: Sandbox }
   | { module: string }
   | { subject: Subject }
-  /** An MCP server, reached with no adapter: its own tools are the rows (docs/mcp.md). */
-  | { mcp: McpEndpoint };
+  /** An MCP server, reached with no adapter: its own tools are the rows (docs/mcp.md); `run` names the read-only tools that also get valid calls. */
+  | { mcp: McpEndpoint; run?: readonly string[] };
 
 export interface ScoreSubjectOptions {
   /** The contract: ag02 (seed 000, the default) or lesson (seed 001). */
@@ -105,7 +105,7 @@ export async function rowsFor(options: ScoreSubjectOptions = {}): Promise<{ rows
  * the report of what it answered (every other row errored with the cause).
  */
 export async function scoreSubject(spec: SubjectSpec, options: ScoreSubjectOptions = {}): Promise<Report> {
-  if (typeof spec === "object" && "mcp" in spec) return scoreMcp(spec.mcp, { ...options, ...(typeof options.rerun === "string" ? { rerun: options.rerun } : { rerun: undefined }) });
+  if (typeof spec === "object" && "mcp" in spec) return scoreMcp(spec.mcp, { ...options, ...(typeof options.rerun === "string" ? { rerun: options.rerun } : { rerun: undefined }), ...(spec.run ? { run: spec.run } : {}) });
   const profile = options.profile ?? "ag02";
   const scoring: ScoreOptions = { level: options.level ?? "messages", tiers: options.tiers ?? ["core"] };
   const { rows, corpus, generated } = options.rows ? { rows: options.rows, corpus: options.rows.filter((row) => row.part !== "fresh"), generated: options.rows.filter((row) => row.part === "fresh") } : await rowsFor(options);

@@ -41,7 +41,7 @@ export async function scoreMcpCommand(positional: string | undefined, flags: Sco
   if (baseline) checkBaselineSettings(baseline, flags.baseline!, { profile: "ag02", ...scoring });
   const { output } = context;
   if (output.reporters.includes("json") && !output.jsonToStdout) markStarted(output.out);
-  const rerun = ["tool-conformance", "score", ...("command" in endpoint ? ["--mcp", shellQuote(endpoint.command)] : ["--mcp-url", shellQuote(endpoint.url)]), "--tier", tiers.join(","), ...(flags.level !== "messages" ? ["--level", flags.level] : [])].join(" ");
+  const rerun = ["tool-conformance", "score", ...("command" in endpoint ? ["--mcp", shellQuote(endpoint.command)] : ["--mcp-url", shellQuote(endpoint.url)]), ...(flags.mcpRun.length ? ["--mcp-run", shellQuote(flags.mcpRun.join(","))] : []), "--tier", tiers.join(","), ...(flags.level !== "messages" ? ["--level", flags.level] : [])].join(" ");
   const interrupt = onInterrupt();
   let report: Report;
   try {
@@ -55,6 +55,7 @@ export async function scoreMcpCommand(positional: string | undefined, flags: Sco
       flags: flags.flag,
       signal: interrupt.signal,
       rerun,
+      ...(flags.mcpRun.length ? { run: flags.mcpRun } : {}),
     });
   } catch (error) {
     if (!(error instanceof SubjectStoppedError)) throw error;

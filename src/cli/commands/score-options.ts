@@ -51,6 +51,7 @@ export interface ScoreFlags extends ScoringFlags, SandboxFlags {
   mcp?: string;
   mcpUrl?: string;
   mcpHeader: string[];
+  mcpRun: string[];
   attempt?: string;
 }
 
@@ -63,6 +64,7 @@ export function addScoreOptions(command: Command): Command {
     .option("--module <path>", "a JavaScript module exporting the reference's API (compile, Registry, newTool, …), loaded in-process")
     .option("--mcp <command>", "an MCP server started by this command (stdio), scored with no adapter: only invalid arguments are sent (docs/mcp.md)")
     .option("--mcp-url <url>", "an MCP server reached over Streamable HTTP at this URL, scored with no adapter (docs/mcp.md)")
+    .option("--mcp-run <tools>", "with --mcp or --mcp-url, only read-only tools (comma-separated, repeatable): these also get VALID calls, that run them, checking the acceptance side (3.0 an integer, inclusive bounds, lengths in code points, unanchored patterns, enum by value) as rows mcp-accept/TOOL/…; no other tool ever gets one, and annotations (readOnlyHint) are never trusted", collect, [])
     .addOption(new Option("--mcp-header <header>", 'with --mcp-url, a request header "NAME: VALUE" (a token); repeatable').argParser((value: string, previous: string[] = []) => [...previous, value]).default([]))
     .option("--label <name>", "the subject's name in reports (default: the command, module or built-in name); merge uses it")
     .option("--rerun-build <command>", "how the subject is built, put before each failing row's rerun command (`BUILD && tool-conformance score …`, absolute paths shown by their file names); grade gives its --build")

@@ -61,6 +61,7 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   const reporters = parseReporters(flags.out === "-" && !asked.includes("json") ? [...asked, "json"] : asked, ["terminal"]);
   if (jsonToStdout) checkStdoutReporters(reporters, flags.out === "-");
   const output: Output = { reporters, out: flags.out, jsonToStdout, sign, gradescope: { per: flags.gradescopePer, points, visibility: flags.gradescopeVisibility, stdoutVisibility: flags.gradescopeStdoutVisibility } };
+  if (flags.mcpRun.length > 0 && !namesMcp(flags)) throw new UsageError("--mcp-run names tools of an MCP server: give --mcp or --mcp-url");
   if (namesMcp(flags)) return scoreMcpCommand(positional, flags, { output, minScore, timeoutMs, weighting, sign });
   const given = subjectSpecOf(positional, flags) === undefined ? 0 : 1;
   // a built-in subject that cannot be scored here is refused before anything is written

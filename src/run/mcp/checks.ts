@@ -1,6 +1,7 @@
 import type { Section, Tier } from "../../corpus/rows.js";
 import { statusOf, type RowResult, type ScoreOptions } from "../outcome.js";
 import type { Check } from "../run-row.js";
+import { ran as tookRun } from "./classify-accepted.js";
 import { isRefusal, type Classed } from "./classify.js";
 
 // An invalid call's answer as checks: each the seed's rule seen from outside, its expected and
@@ -16,6 +17,8 @@ export const WHAT = {
   readable: "the refusal is an error the model reads",
   /** s23, s17: the refusal names the argument (or element) that is wrong. */
   named: "the refusal names what is wrong",
+  /** --mcp-run: a call the reference proves valid runs the tool (the acceptance side of the subset). */
+  accepted: "a valid call runs the tool",
 } as const;
 
 /** The checks of one invalid call, its answer classed, and whether a ping after it was answered. */
@@ -36,6 +39,17 @@ export function callChecks(classed: Classed, pingAfter: string | undefined, tier
     checks.push({ level: "paths", tier: refusalTier, what: WHAT.named, expected: { named: true }, actual: { named, ...(classed.partly ? { partly: true } : {}), ...shown }, pass: named });
   }
   return checks;
+}
+
+/** The checks of one valid call (--mcp-run): the tool ran, and the server keeps answering. */
+export function acceptChecks(classed: Classed, pingAfter: string | undefined): Check[] {
+  const { verdict, text } = classed;
+  const ran = tookRun(verdict);
+  const died = verdict === "crashed" || verdict === "hung" ? `${verdict}: ${text}` : pingAfter;
+  return [
+    { level: "verdict", tier: "core", what: WHAT.accepted, expected: { ran: true }, actual: { ran, answer: verdict, text, rule: classed.rule }, pass: ran, note: `${verdict}: ${text}` },
+    { level: "verdict", tier: "core", what: WHAT.answers, expected: { answers: true }, actual: died === undefined ? { answers: true } : { died }, pass: died === undefined },
+  ];
 }
 
 /** What a row of a server's own is, before it is answered. */

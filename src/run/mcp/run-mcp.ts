@@ -1,6 +1,8 @@
 import type { Tier } from "../../corpus/rows.js";
 import { compareCodePoints } from "../../json/value.js";
 import { McpClient, type McpEndpoint, type ServerHello } from "../../subjects/mcp/client.js";
+import { UsageError } from "../../errors.js";
+import { acceptsFor, type McpAccept } from "../../subjects/mcp/accept.js";
 import { probesFor, type McpProbe } from "../../subjects/mcp/probes.js";
 import type { Answer } from "../../subjects/mcp/rpc.js";
 import { McpStartError } from "../../subjects/mcp/transport.js";
@@ -8,14 +10,16 @@ import { SubjectError } from "../../subjects/subject.js";
 import type { RowResult, ScoreOptions } from "../outcome.js";
 import type { Check } from "../run-row.js";
 import { filterMatches } from "../runner.js";
-import { callChecks, mcpResult, WHAT, type McpRow } from "./checks.js";
-import { classify } from "./classify.js";
+import { acceptChecks, callChecks, mcpResult, WHAT, type McpRow } from "./checks.js";
+import { classifyAccepted } from "./classify-accepted.js";
+import { classify, type Classed } from "./classify.js";
 import { listRows } from "./list-rows.js";
 
 // A server's own rows, run one call at a time (a crash is then the call's): the tool list twice,
 // every tool's probes with a ping after each, an unknown tool and a malformed frame. A server that
 // crashes or hangs is started again and the run goes on; one that cannot be started again errors
-// the rows left.
+// the rows left. Tools named in `run` (read-only ones, by the user's word) also get valid calls,
+// the acceptance side, as rows of their own (mcp-accept/…); no other tool ever gets one.
 
 export interface McpRunOptions extends ScoreOptions {
   /** Each request's timeout, ms (default 5,000). */
@@ -26,6 +30,8 @@ export interface McpRunOptions extends ScoreOptions {
   filters?: readonly string[];
   signal?: AbortSignal;
   onResult?: (result: RowResult) => void;
+  /** Tools that may run (read-only, by the user's word, never by their annotations): they also get valid calls. */
+  run?: readonly string[];
 }
 
 export interface McpRun {
@@ -74,11 +80,12 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
       const failed = "failed" in first ? first.failed : (second as { failed: Answer }).failed;
       throw new SubjectError(`tools/list failed: ${describe(failed)}`, client.stderrTail());
     }
-    for (const row of listRows(first.list, second.list)) if (wanted(row)) record(row, row.checks, 0);
     const tools = first.list.tools
       .map((tool) => tool as { name?: unknown; inputSchema?: unknown })
       .filter((tool): tool is { name: string; inputSchema?: unknown } => typeof tool?.name === "string")
       .sort((a, b) => compareCodePoints(a.name, b.name));
+    const runnable = runnableTools(options.run ?? [], tools.map((tool) => tool.name));
+    for (const row of listRows(first.list, second.list)) if (wanted(row)) record(row, row.checks, 0);
     let broken: string | undefined;
     const seen = new Set<string>();
     for (const tool of tools) {
@@ -102,6 +109,22 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
         record(row, outcome.checks, outcome.ms);
         if (outcome.restart) broken = await restart(client, notes);
       }
+      if (!runnable.has(tool.name)) continue;
+      const accepts = acceptsFor(tool.name, tool.inputSchema);
+      if (accepts.unjudged) notes.push(`${tool.name}: no valid call was sent: ${accepts.unjudged}`);
+      for (const call of accepts.calls) {
+        const row = acceptRow(call);
+        if (!wanted(row)) continue;
+        if (options.signal?.aborted) return finish();
+        if (broken !== undefined) {
+          record(row, [], 0, broken);
+          continue;
+        }
+        sent.set(row.id, `tools/call {"name":${JSON.stringify(call.tool)},"arguments":${call.text}}`);
+        const outcome = await askAndPing(client, () => client.callText(call.tool, call.text), (answer) => classifyAccepted(answer, call.names), acceptChecks);
+        record(row, outcome.checks, outcome.ms);
+        if (outcome.restart) broken = await restart(client, notes);
+      }
     }
     if (broken === undefined && !options.signal?.aborted) await serverRows(client, wanted, record, sent, notes);
   } finally {
@@ -117,19 +140,43 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
   }
 }
 
+/** The tools named in --mcp-run, each one the server lists; any other name is a usage error naming those listed. */
+function runnableTools(named: readonly string[], listed: readonly string[]): Set<string> {
+  const unknown = [...new Set(named)].filter((name) => !listed.includes(name));
+  if (unknown.length > 0) {
+    const tools = listed.length ? [...new Set(listed)].map((name) => JSON.stringify(name)).join(", ") : "none";
+    throw new UsageError(`--mcp-run: ${unknown.map((name) => JSON.stringify(name)).join(", ")} ${unknown.length === 1 ? "is" : "are"} not a tool of this server (its tools: ${tools})`);
+  }
+  return new Set(named);
+}
+
+function acceptRow(call: McpAccept): McpRow {
+  return { id: call.id, section: call.section, tier: "core", rule: `mcp-accept/${call.rule}`, pitfalls: [...new Set([...call.pitfalls, "s11"])], why: call.why };
+}
+
 function probeRow(probe: McpProbe): McpRow {
   const namesPitfall = probe.rule === "items" ? "s17" : "s23";
   return { id: probe.id, section: "TestCallNeverPanics", tier: "core", rule: `mcp/${probe.rule}`, pitfalls: [...new Set([...probe.pitfalls, "s11", "s15", namesPitfall])], why: probe.why };
 }
 
-/** One call, classed, then a ping: whether the server must be started again. */
-async function callAndPing(client: McpClient, tool: string, args: unknown, names: string[][], refusalTier: Tier = "core"): Promise<{ checks: Check[]; ms: number; restart: boolean }> {
-  const answer = await client.call(tool, args);
-  const classed = classify(answer, names);
-  if (classed.verdict === "crashed" || classed.verdict === "hung") return { checks: callChecks(classed, undefined, "core", refusalTier), ms: answer.ms, restart: true };
+/** One invalid call, classed, then a ping: whether the server must be started again. */
+function callAndPing(client: McpClient, tool: string, args: unknown, names: string[][], refusalTier: Tier = "core"): Promise<{ checks: Check[]; ms: number; restart: boolean }> {
+  return askAndPing(
+    client,
+    () => client.call(tool, args),
+    (answer) => classify(answer, names),
+    (classed, pingAfter) => callChecks(classed, pingAfter, "core", refusalTier),
+  );
+}
+
+/** One call sent, its answer classed and made checks, then a ping unless the server is already gone. */
+async function askAndPing(client: McpClient, ask: () => Promise<Answer>, judge: (answer: Answer) => Classed, checksOf: (classed: Classed, pingAfter: string | undefined) => Check[]): Promise<{ checks: Check[]; ms: number; restart: boolean }> {
+  const answer = await ask();
+  const classed = judge(answer);
+  if (classed.verdict === "crashed" || classed.verdict === "hung") return { checks: checksOf(classed, undefined), ms: answer.ms, restart: true };
   const ping = await client.ping();
   const pingAfter = ping.kind === "result" ? undefined : `the ping after it: ${describe(ping)}`;
-  return { checks: callChecks(classed, pingAfter, "core", refusalTier), ms: answer.ms, restart: pingAfter !== undefined };
+  return { checks: checksOf(classed, pingAfter), ms: answer.ms, restart: pingAfter !== undefined };
 }
 
 async function restart(client: McpClient, notes: string[]): Promise<string | undefined> {

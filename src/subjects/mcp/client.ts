@@ -131,6 +131,13 @@ export class McpClient {
     return this.rpc.request("tools/call", { name, arguments: args }, this.timeoutMs);
   }
 
+  /** tools/call with the arguments given as JSON text, sent as written (a literal such as 3.0 stays 3.0). */
+  callText(name: string, argumentsText: string): Promise<Answer> {
+    const id = this.rpc.reserveId();
+    const frame = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argumentsText}}}`;
+    return this.rpc.exchange(id, frame, this.timeoutMs);
+  }
+
   /** A request whose params are given whole (a call with no arguments member). */
   request(method: string, params: unknown): Promise<Answer> {
     return this.rpc.request(method, params, this.timeoutMs);

@@ -121,13 +121,13 @@ function boundProbes(name: string, sub: Record<string, unknown>, put: (value: Js
 }
 
 /** Texts tried for a string property whose pattern refuses the first sample: common shapes of identifiers. */
-const PATTERN_CANDIDATES = ["a", "0", "1", "abc", "A", "a1", "a-b", "a_b", "a/b", "a.b", "2024-01-01", "a@b.co", "https://a.b", "12:00"];
+export const PATTERN_CANDIDATES = ["a", "0", "1", "abc", "A", "a1", "a-b", "a_b", "a/b", "a.b", "2024-01-01", "a@b.co", "https://a.b", "12:00"];
 
 /**
  * The base with each property the sample got wrong (a pattern it does not match) given a value its
  * schema accepts, when one of the candidates is: so that each probe breaks only its own rule.
  */
-function repaired(base: Json | undefined, root: Record<string, unknown>): Json | undefined {
+export function repaired(base: Json | undefined, root: Record<string, unknown>): Json | undefined {
   if (!isRecord(base) || !isRecord(root.properties)) return base;
   const properties = root.properties;
   const out: { [key: string]: Json } = { ...(base as { [key: string]: Json }) };
@@ -163,7 +163,7 @@ function wrongTypes(schema: Record<string, unknown>): [string, Json][] {
 }
 
 /** A whole number near `preferred` such that it, plus `room`, is inside the schema's bounds (when any is). */
-function inRange(schema: Record<string, unknown>, preferred: number, room: number): number {
+export function inRange(schema: Record<string, unknown>, preferred: number, room: number): number {
   let value = preferred;
   if (typeof schema.minimum === "number" && value < schema.minimum) value = Math.ceil(schema.minimum);
   if (typeof schema.maximum === "number" && value + room > schema.maximum) value = Math.floor(schema.maximum - room);
