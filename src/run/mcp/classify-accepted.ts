@@ -21,6 +21,7 @@ export function classifyAccepted(answer: Answer, expected: readonly (readonly st
       const text = `${String(answer.error.message)}${answer.error.data !== undefined ? ` ${JSON.stringify(answer.error.data)}` : ""}`;
       const shown = `JSON-RPC error ${String(code)}: ${text}`;
       if (code === -32602) return { verdict: names(text, expected) ? "refused" : "refused without saying what", text: shown, rule: "-32602: the arguments were refused" };
+      if (FAILURE_MARKERS.test(text)) return { verdict: "ran, then failed", text: shown, rule: `a JSON-RPC error (${String(code)}) whose text is the tool's own failure` };
       return { verdict: "unreadable refusal", text: shown, rule: `a JSON-RPC error other than -32602 (${String(code)}): no tool result` };
     }
     case "result": {
