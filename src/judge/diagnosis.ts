@@ -144,7 +144,7 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
     if (result.status === "errored" || result.status === "skipped") errored++;
     else answered.set(result.id, result);
     if (result.status === "skipped") {
-      const capability = /"([^"]+)" capability/.exec(result.error ?? "")?.[1] ?? "";
+      const capability = /"([^"]+)" capability/.exec(String(result.error))?.[1] ?? "";
       unsupported.set(capability, (unsupported.get(capability) ?? 0) + 1);
     }
   }

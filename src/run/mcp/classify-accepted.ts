@@ -1,5 +1,5 @@
 import type { Answer } from "../../subjects/mcp/rpc.js";
-import { FAILURE_MARKERS, names, resultText, saysError, type Classed } from "./classify.js";
+import { errorText, FAILURE_MARKERS, names, resultText, saysError, unanswered, type Classed } from "./classify.js";
 
 // How the answer to a VALID tools/call (--mcp-run) is classed: the tool ran, or its arguments
 // were refused. A tool that ran may fail on its own (a city it does not know): that is the tool's
@@ -13,13 +13,11 @@ export const VALIDATION_MARKERS = /invalid|validation|required|expected|\bmust\b
 export function classifyAccepted(answer: Answer, expected: readonly (readonly string[])[]): Classed {
   switch (answer.kind) {
     case "hung":
-      return { verdict: "hung", text: `no answer within ${answer.ms} ms`, rule: "no answer in time" };
     case "closed":
-      return { verdict: "crashed", text: answer.how, rule: "the process exited or the stream closed" };
+      return unanswered(answer)!;
     case "error": {
       const { code } = answer.error;
-      const text = `${String(answer.error.message)}${answer.error.data !== undefined ? ` ${JSON.stringify(answer.error.data)}` : ""}`;
-      const shown = `JSON-RPC error ${String(code)}: ${text}`;
+      const { text, shown } = errorText(answer.error);
       if (code === -32602) return { verdict: names(text, expected) ? "refused" : "refused without saying what", text: shown, rule: "-32602: the arguments were refused" };
       if (FAILURE_MARKERS.test(text)) return { verdict: "ran, then failed", text: shown, rule: `a JSON-RPC error (${String(code)}) whose text is the tool's own failure` };
       return { verdict: "unreadable refusal", text: shown, rule: `a JSON-RPC error other than -32602 (${String(code)}): no tool result` };

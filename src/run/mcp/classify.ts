@@ -64,17 +64,28 @@ export function resultText(result: unknown): string {
   return JSON.stringify(structured ?? result ?? null);
 }
 
+/** An answer that never came (hung, or the server went away), classed the same for any call; else undefined. */
+export function unanswered(answer: Answer): Classed | undefined {
+  if (answer.kind === "hung") return { verdict: "hung", text: `no answer within ${answer.ms} ms`, rule: "no answer in time" };
+  if (answer.kind === "closed") return { verdict: "crashed", text: answer.how, rule: "the process exited or the stream closed" };
+  return undefined;
+}
+
+/** A JSON-RPC error's text (its message and data) and how it is shown beside a verdict. */
+export function errorText(error: { code: unknown; message: unknown; data?: unknown }): { text: string; shown: string } {
+  const text = `${String(error.message)}${error.data !== undefined ? ` ${JSON.stringify(error.data)}` : ""}`;
+  return { text, shown: `JSON-RPC error ${String(error.code)}: ${text}` };
+}
+
 /** Classes the answer to a call that the reference proved invalid; `expected` is what naming it takes. */
 export function classify(answer: Answer, expected: readonly (readonly string[])[]): Classed {
   switch (answer.kind) {
     case "hung":
-      return { verdict: "hung", text: `no answer within ${answer.ms} ms`, rule: "no answer in time" };
     case "closed":
-      return { verdict: "crashed", text: answer.how, rule: "the process exited or the stream closed" };
+      return unanswered(answer)!;
     case "error": {
       const { code } = answer.error;
-      const text = `${String(answer.error.message)}${answer.error.data !== undefined ? ` ${JSON.stringify(answer.error.data)}` : ""}`;
-      const shown = `JSON-RPC error ${String(code)}: ${text}`;
+      const { text, shown } = errorText(answer.error);
       if (code === -32602) return names(text, expected) ? { verdict: "refused", text: shown, rule: "-32602 naming the argument" } : { verdict: "refused without saying what", text: shown, rule: "-32602 naming nothing wrong", partly: namesPart(text, expected) };
       // an old SDK server answers its tool's own failure as -32603 too: the tool ran (a request that reached for the network)
       if (FAILURE_MARKERS.test(text)) return { verdict: "ran, then failed", text: shown, rule: `a JSON-RPC error (${String(code)}) whose text is the tool's own failure` };
