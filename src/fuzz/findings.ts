@@ -8,13 +8,15 @@ import { keywordsOf } from "./model.js";
 // KEYWORDS the keywords left in the shrunk case's schemas. `fuzz` reports each key once, and
 // `--ignore RULE` / `--known FILE` set keys aside (docs/fuzzing.md, "Many findings").
 
-export const KINDS = ["validate", "compile", "registry"] as const;
+export const KINDS = ["validate", "compile", "registry", "mcp"] as const;
 export type FindingKind = (typeof KINDS)[number];
 
 /** Every symptom a key can name, by kind. */
 export const SYMPTOMS: Readonly<Record<FindingKind, readonly string[]>> = {
   validate: ["accepts", "refuses", "refuses-schema", "paths", "messages", "errored", "unstable"],
   compile: ["accepts", "refuses", "messages", "errored", "unstable"],
+  // fuzz --mcp: a tool that ran, crashed or hung on arguments the reference proves invalid
+  mcp: ["ran", "crashed", "hung"],
   registry: [
     "register-accepts",
     "register-refuses",

@@ -11,6 +11,8 @@ import { EXIT, UsageError } from "../errors.js";
 import { parseTiers } from "../arguments.js";
 import { resolveSubject } from "../../harness/score-subject.js";
 import { subjectSpecOf } from "../arguments.js";
+import { SANDBOX_MODES, type SandboxMode } from "../../subjects/sandbox/index.js";
+import { corpusOnlyFlags, fuzzMcpCommand } from "./fuzz-mcp.js";
 
 // `tool-conformance fuzz`: differential fuzzing of a subject against the reference. Generated
 // cases go to both; each distinct disagreement (by its key: KIND/SYMPTOM[/KEYWORDS]) is shrunk to
@@ -34,6 +36,13 @@ interface FuzzFlags {
   save?: string;
   json: boolean;
   progress: boolean;
+  mcp?: string;
+  mcpUrl?: string;
+  mcpHeader: string[];
+  sandbox: SandboxMode;
+  submission?: string;
+  sandboxBind: string[];
+  runtime: string[];
 }
 
 const collect = (value: string, previous: string[]) => [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
@@ -59,11 +68,18 @@ export function register(program: Command): void {
   program
     .command("fuzz")
     .description(
-      "differential fuzzing: generated schemas, arguments and registry sequences go to the subject and to the reference; every distinct disagreement (by its key, see --ignore) is shrunk to a minimal case and printed as a ready corpus row with the seed and path that replay it, until --runs, --time or --max-findings ends the search. Exit 0 nothing found (or only findings set aside), 1 a disagreement, 2 usage error, 3 the subject could not start",
+      "differential fuzzing: generated schemas, arguments and registry sequences go to the subject and to the reference; every distinct disagreement (by its key, see --ignore) is shrunk to a minimal case and printed as a ready corpus row with the seed and path that replay it, until --runs, --time or --max-findings ends the search. With --mcp or --mcp-url, an MCP server's own tools get invalid calls only, each proven invalid by the reference before it is sent; a tool that runs (or crashes or hangs) on one is a finding, shrunk to the smallest invalid arguments it still runs on (docs/mcp.md). Exit 0 nothing found (or only findings set aside), 1 a disagreement or a finding, 2 usage error, 3 the subject could not start",
     )
     .argument("[subject]", 'built-in subject: "reference" or "mutant:sNN"')
     .option("--subject <command>", "a command speaking the stdio protocol (conformance/PROTOCOL.md), run through the shell")
     .option("--module <path>", "a JavaScript module exporting the reference's API, loaded in-process")
+    .option("--mcp <command>", "an MCP server started by this command (stdio): its tools get invalid calls only (docs/mcp.md, \"Fuzzing a server\")")
+    .option("--mcp-url <url>", "an MCP server reached over Streamable HTTP at this URL, fuzzed the same way")
+    .addOption(new Option("--mcp-header <header>", 'with --mcp-url, a request header "NAME: VALUE" (a token); repeatable').argParser((value: string, previous: string[] = []) => [...previous, value]).default([]))
+    .addOption(new Option("--sandbox <mode>", "how an --mcp command runs: none (as you) or bwrap (no network, its --submission folder only; docs/sandbox.md)").choices(SANDBOX_MODES).default("none"))
+    .option("--submission <dir>", "the folder the --mcp command runs in; under --sandbox bwrap, the only folder it sees")
+    .option("--sandbox-bind <path>", "under --sandbox bwrap, also show this folder or file, read-only; repeatable", collect, [])
+    .option("--runtime <name>", "under --sandbox bwrap, show only what this runtime needs of /usr; repeatable", collect, [])
     .addOption(profileOption())
     .option("--tier <tiers>", "tiers compared: core (default: only what the spec fixes, in the domain every honest implementation handles); hardening widens the generators (numbers beyond float64, lone surrogates, duplicate keys, RE2-only patterns, timeouts)", collect, [])
     .addOption(new Option("--level <level>", "how strictly answers are compared").choices(LEVELS).default("messages"))
@@ -84,6 +100,7 @@ export function register(program: Command): void {
 }
 
 async function fuzzCommand(positional: string | undefined, flags: FuzzFlags): Promise<number> {
+  if (flags.mcp !== undefined || flags.mcpUrl !== undefined) return fuzzServer(positional, flags);
   const spec = subjectSpecOf(positional, flags);
   if (spec === undefined) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
   const tiers = parseTiers(flags.tier, ["core"]);
@@ -149,10 +166,24 @@ async function fuzzCommand(positional: string | undefined, flags: FuzzFlags): Pr
   return outcome.findings.length > 0 ? EXIT.failed : EXIT.ok;
 }
 
-
-
-
-
+/** fuzz --mcp / --mcp-url: the budget flags as for any subject; the corpus's own flags do not apply. */
+async function fuzzServer(positional: string | undefined, flags: FuzzFlags): Promise<number> {
+  const others = [...corpusOnlyFlags(flags, positional), flags.subject !== undefined && "--subject", flags.module !== undefined && "--module"].filter((flag): flag is string => typeof flag === "string");
+  if (others.length > 0) throw new UsageError(`${others.join(", ")} ${others.length === 1 ? "does" : "do"} not apply to an MCP server: its tools' own schemas give the calls`);
+  const runs = intInRange(flags.runs, "--runs", RANGES.runs.min, RANGES.runs.max)!;
+  const timeMs = parseDuration(flags.time, "--time");
+  if (timeMs > RANGES.timeMs.max) throw new UsageError(`--time: ${JSON.stringify(flags.time)} is longer than 24h`);
+  const timeoutMs = intInRange(flags.timeout, "--timeout", RANGES.timeout.min, RANGES.timeout.max);
+  return fuzzMcpCommand(flags, {
+    seed: flags.seed === undefined ? newSeed() : parseSeed(flags.seed),
+    runs,
+    timeMs,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    maxFindings: intInRange(flags.maxFindings, "--max-findings", RANGES.maxFindings.min, RANGES.maxFindings.max)!,
+    ignore: (flags.ignore ?? []).map((text) => ruleOf(text, "--ignore")),
+    progress: startProgress(flags.progress && !flags.json, runs, "calls"),
+  });
+}
 
 function replayCommand(positional: string | undefined, flags: FuzzFlags, tiers: Tier[], seed: number, finding: Finding): string {
   const words = ["tool-conformance", "fuzz"];
@@ -167,17 +198,15 @@ function replayCommand(positional: string | undefined, flags: FuzzFlags, tiers: 
   return words.join(" ");
 }
 
-
-
 interface Progress {
   update(cases: number, shrinks: number, findings: number): void;
   stop(): void;
 }
 
-function startProgress(wanted: boolean, total: number): Progress {
+function startProgress(wanted: boolean, total: number, unit = "cases"): Progress {
   if (!wanted || process.stderr.isTTY !== true || process.env.CI) return { update() {}, stop() {} };
   const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: "  fuzzing [{bar}] {value}/{total} cases{found}{phase}", hideCursor: true, clearOnComplete: true, fps: 5 },
+    { stream: process.stderr, format: `  fuzzing [{bar}] {value}/{total} ${unit}{found}{phase}`, hideCursor: true, clearOnComplete: true, fps: 5 },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0, { found: "", phase: "" });

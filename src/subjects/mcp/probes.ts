@@ -193,7 +193,7 @@ function describe(schema: Record<string, unknown>): string {
  * What a refusal should mention, from the reference's errors: the property each is about (its
  * path's last name, or the name an error at `$` quotes), and for an element its index too.
  */
-function namesOf(errors: readonly ValidationError[]): string[][] {
+export function namesOf(errors: readonly ValidationError[]): string[][] {
   const out: string[][] = [];
   for (const error of errors) {
     const segments = error.segments;

@@ -28,6 +28,23 @@ describe("an MCP server in the sandbox", () => {
     expect(score(inside.stdout)).toBe(score(outside.stdout));
   });
 
+  test.skipIf(bwrap.lacking)(`is fuzzed as outside it ${bwrap.tag}`, () => {
+    const folder = join(base, "fuzzed");
+    cpSync(join(import.meta.dirname, "..", "..", "fixtures", "mcp", "raw-server.mjs"), join(folder, "raw-server.mjs"));
+    chmodSync(base, 0o755);
+    chmodSync(folder, 0o755);
+    const run = (...more: string[]) => cli("fuzz", "--mcp", "node raw-server.mjs old", "--submission", folder, "--seed", "4", "--runs", "150", "--json", ...more);
+    const [outside, inside] = [run(), run("--sandbox", "bwrap")];
+    expect(inside.code, inside.stderr).toBe(outside.code);
+    expect(inside.stderr).toMatch(/^bwrap sandbox: sees /m);
+    const seen = (stdout: string) => {
+      const outcome = JSON.parse(stdout) as { cases: number; tools: unknown; findings: { key: string; arguments: unknown }[] };
+      return { cases: outcome.cases, tools: outcome.tools, findings: outcome.findings.map((f) => [f.key, f.arguments]) };
+    };
+    expect(seen(inside.stdout)).toEqual(seen(outside.stdout));
+    expect(seen(inside.stdout).cases).toBe(150);
+  });
+
   test("a server at a URL cannot be sandboxed: a usage error", () => {
     const run = cli("score", "--mcp-url", "http://127.0.0.1:1/mcp", "--sandbox", "bwrap");
     expect(run.code).toBe(2);
