@@ -2,7 +2,7 @@ import { statusOf, type RowResult, type ScoreOptions } from "../run/outcome.js";
 import { LEVELS, type Level } from "../corpus/rows.js";
 import { crashIn, deathOf } from "../run/run-row.js";
 import { hangOf } from "../run/hangs.js";
-import { evidenceOf, extraWays, isOrderOnly, isReordered, showsExactly, showsSame, type Failure } from "./symptom.js";
+import { evidenceOf, extraWays, isOrderOnly, isReordered, isRunOnText, showsExactly, showsSame, type Failure } from "./symptom.js";
 import { DEFAULT_WEIGHTS } from "./weighting.js";
 
 // Diagnosis: which known pitfalls a subject's answers show, judged by their symptoms.
@@ -15,7 +15,8 @@ import { DEFAULT_WEIGHTS } from "./weighting.js";
 // missing error paths in any order. Errored and unanswerable rows are never evidence.
 //
 // A row the mutant gets only in a wrong order is no evidence either way when the subject passes
-// it: a map's or a walk's order is sometimes the right one. A symptom is judged where it shows first: on the mutant's rows whose failure is at its lowest
+// it: a map's or a walk's order is sometimes the right one. Nor is a row where the mutant runs a
+// tool on text that is not JSON, when the subject refuses that call: it parses before it validates. A symptom is judged where it shows first: on the mutant's rows whose failure is at its lowest
 // level (a missing required property lets the value through; an element error loses its index),
 // and on its core rows when the run has any (the spec's own rows; a run that adds catalog and
 // hardening rows does not change the diagnosis). Over those rows:
@@ -266,7 +267,9 @@ interface Judged {
 
 function judge(fp: Fingerprint, answered: ReadonlyMap<string, RowResult>, failSet: ReadonlySet<string>): Judged {
   // a row the mutant gets only in the wrong order says nothing of a subject that passes it: its own order may be right there
-  const informative = (id: string) => !(isOrderOnly(fp.answers[id]!) && evidenceOf(answered.get(id)!.checks) === undefined);
+  // and one where it ran a tool on text that is not JSON, of a subject that refused that call without running it: it parses first
+  const refusedAlike = (id: string) => fp.answers[id]!.every((failure) => answered.get(id)!.checks.some((check) => check.what === failure.what && check.pass));
+  const informative = (id: string) => !(isOrderOnly(fp.answers[id]!) && evidenceOf(answered.get(id)!.checks) === undefined) && !(isRunOnText(fp.answers[id]!) && refusedAlike(id));
   const rows = Object.keys(fp.answers).filter((id) => answered.has(id) && informative(id));
   // judged where it shows first: its core rows when any ran, and of those the ones failing at its lowest level
   const core = rows.filter((id) => answered.get(id)!.tier === "core");

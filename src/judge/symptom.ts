@@ -86,6 +86,32 @@ export function isOrderOnly(evidence: readonly Failure[]): boolean {
 }
 
 /**
+ * Whether a failure is only that a tool ran on arguments that are not JSON at all (the mutant ran
+ * it on the text as sent). A registry that parses the arguments before anything else cannot do
+ * that, whatever it does with valid JSON that breaks the schema: where it refuses such a call
+ * without running the tool, the row is no evidence for or against the symptom.
+ */
+export function isRunOnText(evidence: readonly Failure[]): boolean {
+  return (
+    evidence.length > 0 &&
+    evidence.every(({ expected, actual }) => {
+      if (!isRecord(expected) || !isRecord(actual)) return false;
+      const wrong = Object.keys(actual).filter((key) => !sameJson(expected[key], actual[key]));
+      return wrong.length === 1 && wrong[0] === "runs" && Array.isArray(actual.runs) && actual.runs.length > 0 && actual.runs.every((text) => typeof text === "string" && notJson(text));
+    })
+  );
+}
+
+function notJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+  } catch {
+    return true;
+  }
+  return false;
+}
+
+/**
  * Whether a failure is only an order, in any form: a list of the right items in a wrong order, or
  * a text whose lines are the right lines in a wrong order (a tool message listing its errors).
  * A named order pitfall takes such rows even where its mutant's order happened to be right.
@@ -108,9 +134,19 @@ function sameSense(failure: Failure, actual: unknown): boolean {
   if (isRecord(expected) && isRecord(theirs)) {
     if (!isRecord(actual)) return false;
     const wrong = Object.keys(theirs).filter((key) => !sameJson(expected[key], theirs[key]));
-    return wrong.length > 0 && wrong.every((key) => sameJson(actual[key], theirs[key]));
+    return wrong.length > 0 && wrong.every((key) => sameJson(actual[key], theirs[key]) || ranWhereNoneShould(expected[key], theirs[key], actual[key]));
   }
   return sameJson(actual, theirs);
+}
+
+/**
+ * A tool that should not have run and ran (the mutant's and the subject's runs both non-empty):
+ * the same fault whatever the arguments it was given (a registry that parses them first passes
+ * `{"id":"7"}` where the mutant passed the bytes `{"id": "7"}`).
+ */
+function ranWhereNoneShould(expected: unknown, theirs: unknown, actual: unknown): boolean {
+  // the mutant's runs differ from the empty list expected, so they are not empty
+  return Array.isArray(expected) && expected.length === 0 && Array.isArray(theirs) && Array.isArray(actual) && actual.length > 0;
 }
 
 function samePathSense(expected: string[], theirs: string[], actual: string[]): boolean {

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Ajv from "ajv";
+import { Ajv } from "ajv";
 import { afterAll, describe, expect, test } from "vitest";
 import { fuzzMcp, keywordOfMessage, type McpFuzzOutcome } from "../../src/fuzz/mcp/fuzz-mcp.js";
 import { shrink, sizeOf, smaller } from "../../src/fuzz/mcp/shrink.js";

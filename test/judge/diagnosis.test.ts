@@ -255,6 +255,28 @@ describe("diagnose: symptoms, whatever the wording, order or key order", () => {
     expect(named(run({ a1: [outcome({ isError: false, prefixed: false, runs: [] })], a2: [outcome({ isError: false, prefixed: true, runs: [] })] }), [s10])).toEqual([]);
   });
 
+  it("takes no evidence from a call on text that is not JSON that the subject refused: a registry that parses first cannot run a tool there", () => {
+    const outcome = (runs: string[], pass = false): Check => ({ level: "verdict", tier: "core", what: 'step 2: call "t": outcome', expected: { isError: true, prefixed: true, runs: [] }, actual: { isError: !pass ? false : true, prefixed: !pass ? false : true, runs }, pass });
+    const mutantRan = (runs: string[]): Check => ({ ...outcome(runs), actual: { isError: true, prefixed: true, runs } });
+    // the mutant ran the tool on three texts that are not JSON (a1, a2, a3) and on two objects that break the schema (a4, b1)
+    const s10 = print("s10", { a1: [mutantRan(['{"x": "unter'])], a2: [mutantRan(["city=Paris"])], a3: [mutantRan(['{"x":1} {"y":2}'])], a4: [mutantRan(['{"id":"7"}'])], b1: [mutantRan(["{}"])] }, 7);
+    // it parses first: refuses every text that is not JSON (in words of its own), and runs the tool on the rest
+    const wording: Check = { level: "messages", tier: "catalog", what: 'step 2: call "t": content', expected: "error: invalid JSON", actual: "error: JSON parsing failed", pass: false };
+    const parsesFirst = run({ a1: [outcome([], true), wording], a2: [outcome([], true), wording], a3: [outcome([], true)], a4: [outcome(['{"id":"7"}'])], b1: [outcome(["{}"])] });
+    expect(named(parsesFirst, [s10])).toEqual(["s10"]);
+    expect(diagnose(parsesFirst, options, [s10]).matches[0]).toMatchObject({ hits: 2, size: 2 });
+    // refusing the objects as well is no s10; nor is running the tool on nothing but refusing differently on the texts
+    expect(named(run({ a1: [outcome([], true)], a2: [outcome([], true)], a3: [outcome([], true)], a4: [outcome([], true)], b1: [outcome(["{}"])] }), [s10])).toEqual([]);
+    const otherwise = (): Check => ({ ...outcome([]), actual: { isError: false, prefixed: true, runs: [] } });
+    const registered: Check = { level: "verdict", tier: "core", what: 'step 1: register "t" accepted', expected: "accepted", actual: "accepted", pass: true };
+    expect(named(run({ a1: [registered, otherwise()], a2: [registered, otherwise()], a3: [registered, otherwise()], a4: [outcome(['{"id":"7"}'])], b1: [outcome(["{}"])] }), [s10])).toEqual([]);
+    // a row of two such calls is set aside only when the subject refused both alike
+    const step3 = (runs: string[], pass = false): Check => ({ ...outcome(runs, pass), what: 'step 3: call "t": outcome' });
+    const twice = print("s10", { a1: [mutantRan(["x=1"]), { ...mutantRan(["y=2"]), what: 'step 3: call "t": outcome' }], a4: [mutantRan(['{"id":"7"}'])], b1: [mutantRan(["{}"])] }, 7);
+    expect(named(run({ a1: [outcome([], true), step3([])], a4: [outcome(['{"id":"7"}'])], b1: [outcome(["{}"])] }), [twice])).toEqual([]);
+    expect(named(run({ a1: [outcome([], true), step3([], true)], a4: [outcome(['{"id":"7"}'])], b1: [outcome(["{}"])] }), [twice])).toEqual(["s10"]);
+  });
+
   it("judges a symptom at its lowest level, so an earlier wrong verdict is another failure", () => {
     const s17 = print("s17", { a1: [verdict("invalid", "invalid"), paths(["$.tags"], ["$.tags[1]"])], a2: [verdict("invalid", "invalid"), paths(["$.t"], ["$.t[0]"])] }, 10);
     expect(named(run({ a1: [verdict("valid", "invalid"), paths(["$.tags"], ["$.tags[1]"])], a2: [verdict("valid", "invalid"), paths(["$.t"], ["$.t[0]"])] }), [s17])).toEqual([]);

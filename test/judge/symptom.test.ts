@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { crashIn, type Check } from "../../src/run/run-row.js";
-import { evidenceOf, extraWays, isOrderOnly, isReordered, showsExactly, showsSame, type Failure } from "../../src/judge/symptom.js";
+import { evidenceOf, extraWays, isOrderOnly, isReordered, isRunOnText, showsExactly, showsSame, type Failure } from "../../src/judge/symptom.js";
 
 // A symptom: how a mutant's failure on a row shows in another implementation's answers there,
 // by its sense rather than its text.
@@ -287,5 +287,50 @@ describe("extraWays: names", () => {
     expect(extraWays([v], [check("verdict", "v", "invalid", "valid"), check("verdict", 'x step 2: call "t": y', 1, 2)])).toEqual(['x step 2: call "t": y']);
     expect(extraWays([v], [check("verdict", "v", "invalid", "valid"), check("verdict", "outcome", { a: 1 }, "boom")])).toEqual(["outcome"]);
     expect(extraWays([v], [check("verdict", "v", "invalid", "valid"), check("verdict", "step 2.14: names", ["a"], ["b"])])).toEqual(["names"]);
+  });
+});
+
+describe("isRunOnText", () => {
+  const ran = (runs: unknown, more: Record<string, unknown> = {}): Failure => ({ level: "verdict", what: "outcome", expected: { isError: true, runs: [] }, actual: { isError: true, runs, ...more } });
+  it("is a tool run on text that is not JSON, and nothing else wrong", () => {
+    expect(isRunOnText([ran(['{"x": "unter'])])).toBe(true);
+    expect(isRunOnText([ran(["city=Paris", "{,}"])])).toBe(true);
+  });
+  it("is not a run on JSON, a run beside another wrong field, no run, or no failure", () => {
+    expect(isRunOnText([ran(['{"x": 1}'])])).toBe(false);
+    expect(isRunOnText([ran(["city=Paris", "{}"])])).toBe(false);
+    expect(isRunOnText([ran(["city=Paris"], { isError: false })])).toBe(false);
+    expect(isRunOnText([ran([])])).toBe(false);
+    expect(isRunOnText([ran("city=Paris")])).toBe(false);
+    expect(isRunOnText([ran([7])])).toBe(false);
+    expect(isRunOnText([{ level: "verdict", what: "verdict", expected: "valid", actual: "invalid" }])).toBe(false);
+    expect(isRunOnText([])).toBe(false);
+    // every failure must be one: a run on text beside a wrong verdict is not
+    expect(isRunOnText([ran(["city=Paris"]), { level: "verdict", what: "verdict", expected: "valid", actual: "invalid" }])).toBe(false);
+    // an outcome only where both sides are records
+    expect(isRunOnText([{ level: "verdict", what: "outcome", expected: "x", actual: { runs: ["a=b"] } }])).toBe(false);
+    // runs wrong, and a field after it too
+    expect(isRunOnText([{ level: "verdict", what: "outcome", expected: { runs: [], isError: true }, actual: { runs: ["a=b"], isError: false } }])).toBe(false);
+    // runs as expected, another field wrong
+    expect(isRunOnText([{ level: "verdict", what: "outcome", expected: { isError: true, runs: ["a=b"] }, actual: { isError: false, runs: ["a=b"] } }])).toBe(false);
+    // a tool that should have run and did not
+    expect(isRunOnText([{ level: "verdict", what: "outcome", expected: { runs: ["a=b"] }, actual: { runs: [] } }])).toBe(false);
+    expect(isRunOnText([ran([{}])])).toBe(false);
+  });
+});
+
+describe("a tool that ran where it should not have", () => {
+  const expected = { isError: true, prefixed: true, runs: [] as string[] };
+  const mutant: Failure[] = [{ level: "verdict", what: "outcome", expected, actual: { isError: true, prefixed: true, runs: ['{"id": "7"}'] } }];
+  const subject = (actual: Record<string, unknown>): Check[] => [{ level: "verdict", tier: "core", what: "outcome", expected, actual, pass: false }];
+  it("shows the symptom whatever the arguments' bytes it was given (a registry that parses them passes them re-written)", () => {
+    expect(showsSame(mutant, subject({ isError: false, prefixed: false, runs: ['{"id":"7"}'] }))).toBe(true);
+  });
+  it("does not when the tool did not run, or ran where the mutant ran it on other arguments than it should", () => {
+    expect(showsSame(mutant, subject({ isError: false, prefixed: false, runs: [] }))).toBe(false);
+    const shouldRun: Failure[] = [{ level: "verdict", what: "outcome", expected: { runs: ['{"a":1}'] }, actual: { runs: ['{"a":2}'] } }];
+    expect(showsSame(shouldRun, [{ level: "verdict", tier: "core", what: "outcome", expected: { runs: ['{"a":1}'] }, actual: { runs: ['{"a":3}'] }, pass: false }])).toBe(false);
+    const notAList: Failure[] = [{ level: "verdict", what: "outcome", expected: { runs: [] }, actual: { runs: "x" } }];
+    expect(showsSame(notAList, [{ level: "verdict", tier: "core", what: "outcome", expected: { runs: [] }, actual: { runs: ["y"] }, pass: false }])).toBe(false);
   });
 });

@@ -11,15 +11,16 @@ import { EXIT, UsageError } from "../errors.js";
 import { parseTiers } from "../arguments.js";
 import { resolveSubject } from "../../harness/score-subject.js";
 import { subjectSpecOf } from "../arguments.js";
-import { SANDBOX_MODES, type SandboxMode } from "../../subjects/sandbox/index.js";
-import { corpusOnlyFlags, fuzzMcpCommand } from "./fuzz-mcp.js";
+import { SANDBOX_MODES } from "../../subjects/sandbox/index.js";
+import { corpusOnlyFlags, fuzzMcpCommand, type FuzzMcpFlags } from "./fuzz-mcp.js";
 
 // `tool-conformance fuzz`: differential fuzzing of a subject against the reference. Generated
 // cases go to both; each distinct disagreement (by its key: KIND/SYMPTOM[/KEYWORDS]) is shrunk to
 // a minimal case and printed as a corpus row, with the seed and path that replay it, until the
 // budget ends or --max-findings are found. docs/fuzzing.md explains the generators and the keys.
 
-interface FuzzFlags {
+/** fuzz's flags: those for any subject, and --mcp's (fuzz-mcp.ts). */
+interface FuzzFlags extends FuzzMcpFlags {
   subject?: string;
   module?: string;
   profile: ProfileName;
@@ -34,15 +35,7 @@ interface FuzzFlags {
   ignore?: string[];
   known?: string;
   save?: string;
-  json: boolean;
   progress: boolean;
-  mcp?: string;
-  mcpUrl?: string;
-  mcpHeader: string[];
-  sandbox: SandboxMode;
-  submission?: string;
-  sandboxBind: string[];
-  runtime: string[];
 }
 
 const collect = (value: string, previous: string[]) => [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
