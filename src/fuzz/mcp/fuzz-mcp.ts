@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { compareCodePoints } from "../../json/value.js";
 import { classify, type Classed, type Verdict } from "../../run/mcp/classify.js";
+import { ran } from "../../run/mcp/classify-accepted.js";
 import type { Schema, ValidationError } from "../../schema/compile.js";
 import { McpClient, type McpEndpoint, type ServerHello } from "../../subjects/mcp/client.js";
 import { namesOf } from "../../subjects/mcp/probes.js";
@@ -115,6 +116,8 @@ export async function fuzzMcp(endpoint: McpEndpoint, options: McpFuzzOptions): P
   const findings: McpFinding[] = [];
   const setAside = new Map<string, { tool: string; key: string; cases: number }>();
   const notes: string[] = [];
+  /** Each tool's restarts after a crash or a hang, by what happened. */
+  const restarts = new Map<string, number>();
   let cases = 0;
   let shrinks = 0;
   const progress = () => options.onCase?.({ cases, shrinks, findings: findings.length });
@@ -128,7 +131,8 @@ export async function fuzzMcp(endpoint: McpEndpoint, options: McpFuzzOptions): P
     const send = async (tool: string, args: Json, errors: readonly ValidationError[]): Promise<Classed> => {
       const classed = classify(await client.call(tool, args), namesOf(errors));
       if (classed.verdict === "crashed" || classed.verdict === "hung") {
-        notes.push(`${tool}: the server was started again after it ${classed.verdict === "hung" ? "hung" : "crashed"}`);
+        const note = `${tool}: the server was started again after it ${classed.verdict === "hung" ? "hung" : "crashed"}`;
+        restarts.set(note, (restarts.get(note) ?? 0) + 1);
         try {
           await client.restart();
         } catch (error) {
@@ -158,12 +162,12 @@ export async function fuzzMcp(endpoint: McpEndpoint, options: McpFuzzOptions): P
         break;
       }
       const target = live[turn++ % live.length]!;
-      const args = nextInvalid(target);
-      if (args === undefined) continue;
+      const drawn = nextInvalid(target);
+      if (drawn === undefined) continue;
+      const { args, errors } = drawn;
       cases++;
       target.tally.sent++;
       progress();
-      const errors = target.schema.validate(args as never);
       const answer = await send(target.tool, args, errors);
       target.tally.verdicts[answer.verdict] = (target.tally.verdicts[answer.verdict] ?? 0) + 1;
       const symptom = symptomOf(answer.verdict);
@@ -212,7 +216,7 @@ export async function fuzzMcp(endpoint: McpEndpoint, options: McpFuzzOptions): P
       findings,
       tools: targets.map((t) => t.tally),
       setAside: [...setAside.values()],
-      notes: [...new Set(notes)].map((note) => `${note} (${notes.filter((n) => n === note).length}×)`),
+      notes: [...[...restarts].map(([note, n]) => `${note} (${n}×)`), ...notes],
     };
   } finally {
     await client.close();
@@ -254,16 +258,17 @@ function targetsOf(tools: unknown[], seed: number): Target[] {
   return out;
 }
 
-/** The next drawn arguments the reference proves invalid and that were not sent before; undefined when this draw gave none. */
-function nextInvalid(target: Target): Json | undefined {
+/** The next drawn arguments the reference proves invalid (with its errors) and that were not sent before; undefined when this draw gave none. */
+function nextInvalid(target: Target): { args: Json; errors: ValidationError[] } | undefined {
   for (let tries = 0; tries < BATCH; tries++) {
     if (target.queue.length === 0) target.queue = fc.sample(argumentsArb(target.value), { numRuns: BATCH, seed: target.batch++ | 0 });
     const args = target.queue.shift()!;
     const text = JSON.stringify(args);
-    if (!target.sent.has(text) && target.schema.validate(args as never).length > 0) {
+    const errors = target.sent.has(text) ? [] : target.schema.validate(args as never);
+    if (errors.length > 0) {
       target.sent.add(text);
       target.barren = 0;
-      return args;
+      return { args, errors: [...errors] };
     }
     if (++target.barren >= BARREN) {
       target.done = true;
@@ -275,7 +280,7 @@ function nextInvalid(target: Target): Json | undefined {
 }
 
 function symptomOf(verdict: Verdict): McpSymptom | undefined {
-  if (verdict === "ran" || verdict === "ran, then failed") return "ran";
+  if (ran(verdict)) return "ran";
   if (verdict === "crashed" || verdict === "hung") return verdict;
   return undefined;
 }
