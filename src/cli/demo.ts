@@ -9,8 +9,9 @@ import { failingIds, formatPercent, score } from "../judge/scoring.js";
 import { inProcessSubject } from "../subjects/in-process.js";
 import { evidenceOf, type Failure } from "../judge/symptom.js";
 import type { Subject } from "../subjects/subject.js";
-import { loadCatalog, MutantError, mutantsFor, type Mutant } from "../mutants/catalog.js";
+import { loadCatalog, MutantError, mutantsFor, WIDER, widerOf, type Mutant } from "../mutants/catalog.js";
 import { cacheFingerprints } from "../mutants/fingerprints.js";
+import { withWider } from "../mutants/matrix.js";
 import { loadMutant, readManifest } from "../mutants/load.js";
 import { EXIT, UsageError } from "./errors.js";
 
@@ -36,10 +37,13 @@ export async function demo(rows: Row[], options: DemoOptions): Promise<number> {
   const started = performance.now();
   let mutants: Mutant[];
   let subjects: Subject[];
+  // the mutants' wider forms run too, unseen: the fingerprints the demo takes need them (mutants/matrix.ts)
+  let wider: Mutant[];
   try {
     mutants = mutantsFor(loadCatalog(), options.profile);
+    wider = mutants.flatMap((m) => widerOf(m) ?? []);
     const manifest = readManifest();
-    subjects = await Promise.all(mutants.map((m) => loadMutant(m, undefined, manifest)));
+    subjects = await Promise.all([...mutants, ...wider].map((m) => loadMutant(m, undefined, manifest)));
   } catch (error) {
     if (error instanceof MutantError) throw new UsageError(`the demo needs the built mutants: ${error.message}`);
     throw error;
@@ -48,19 +52,23 @@ export async function demo(rows: Row[], options: DemoOptions): Promise<number> {
   const scoring = { profile: options.profile, level: options.level, tiers: options.tiers, rows, jobs: options.jobs ?? 4, timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, diagnosis: false };
   const all = [inProcessSubject("reference"), ...subjects];
   const reports = await Promise.all(all.map((subject) => scoreSubject({ subject }, scoring)));
-  const lines: DemoLine[] = reports.map((report, i) => ({ label: report.header.subject.label, run: { results: report.rows }, ...(i > 0 ? { mutant: mutants[i - 1]! } : {}) }));
+  const lines: DemoLine[] = reports.slice(0, 1 + mutants.length).map((report, i) => ({ label: report.header.subject.label, run: { results: report.rows }, ...(i > 0 ? { mutant: mutants[i - 1]! } : {}) }));
   const reference = lines[0]!;
   const referenceFails = new Set(failingIds(reference.run.results, options));
   // fingerprints are taken over every check, whatever the run scores (see mutants/matrix.ts)
   const referenceOff = new Set(reference.run.results.filter((r) => r.status !== "passed" || evidenceOf(r.checks)).map((r) => r.id));
-  const prints: Fingerprint[] = lines.slice(1).map((line) => {
-    const { id, pitfall, title, symptom } = line.mutant!;
+  const answersOf = (results: readonly RowResult[]) => {
     const answers: Record<string, Failure[]> = {};
-    for (const result of line.run.results) {
+    for (const result of results) {
       const evidence = referenceOff.has(result.id) || result.status === "errored" || result.status === "skipped" ? undefined : evidenceOf(result.checks);
       if (evidence !== undefined) answers[result.id] = evidence;
     }
-    return { id, pitfall, title, symptom, answers };
+    return answers;
+  };
+  const widerAnswers = new Map(wider.map((m, i) => [m.id, answersOf(reports[1 + mutants.length + i]!.rows)]));
+  const prints: Fingerprint[] = lines.slice(1).map((line) => {
+    const { id, pitfall, title, symptom } = line.mutant!;
+    return withWider({ id, pitfall, title, symptom, answers: answersOf(line.run.results) }, widerAnswers.get(id + WIDER));
   });
   // the next score of a subject needs these very fingerprints for its diagnosis: when the demo ran the whole corpus
   if (options.filters.length === 0 && options.tiers.length === TIERS.length) cacheFingerprints(prints, options);

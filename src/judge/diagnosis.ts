@@ -47,6 +47,12 @@ export interface MutantInfo {
 export interface Fingerprint extends MutantInfo {
   /** Row id → how the mutant fails it (see symptom.ts). */
   answers: Readonly<Record<string, Failure[]>>;
+  /**
+   * Rows beyond its own where the same mistake, made wherever else the reference could make it
+   * (its wider form, mutants/README.md), fails, and how. Never evidence for naming it; once it is
+   * named, the failing rows of these that show the same are its own too.
+   */
+  wider?: Readonly<Record<string, Failure[]>>;
 }
 
 export interface Match extends MutantInfo {
@@ -170,13 +176,18 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
     for (const id of fresh) shown.add(id);
     // true counts: what it explains is failing rows (a row shown only beyond the scored level or tiers is not one)
     const alike = candidates.filter((o) => o !== c && o.key === c.key).map((o) => o.fp.id);
-    // an order pitfall takes every failing row that is only a wrong order, where its mutant's order happened to be right too
-    if (c.orderOnly) {
-      const more = failing.filter((id) => !shown.has(id) && isReordered(evidenceOf(answered.get(id)!.checks)!));
-      for (const id of more) shown.add(id);
-      c.showing.push(...more);
-      fresh.push(...more);
-    }
+    // a named pitfall takes its rows: an order pitfall every failing row that is only a wrong order (where its mutant's order
+    // happened to be right too), and any pitfall the failing rows where its wider form fails, when they show the same
+    const wider = c.fp.wider ?? {};
+    const more = failing.filter((id) => {
+      if (shown.has(id)) return false;
+      const checks = answered.get(id)!.checks;
+      return (c.orderOnly && isReordered(evidenceOf(checks)!)) || (id in wider && showsSame(wider[id]!, checks));
+    });
+    for (const id of more) shown.add(id);
+    c.showing.push(...more);
+    fresh.push(...more);
+    c.rules = [...new Set([...c.rules, ...more.map((id) => answered.get(id)!.rule)])];
     matches.push(matchOf(c, alike, fresh.filter((id) => failSet.has(id)).length, failSet.size));
   }
 

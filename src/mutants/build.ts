@@ -3,7 +3,7 @@ import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { PACKAGE_ROOT } from "../corpus/load.js";
-import { applyEdits, loadCatalog, MutantError, readSource, REFERENCE_ROOTS, type Mutant } from "./catalog.js";
+import { applyEdits, loadCatalog, MutantError, readSource, REFERENCE_ROOTS, WIDER, widerOf, type Mutant } from "./catalog.js";
 import { BUILT_DIR, MANIFEST, type Manifest } from "./load.js";
 
 // Build time only (TypeScript is a devDependency): applies each mutant's edits to a
@@ -60,7 +60,9 @@ export function transpileMutant(mutant: Mutant, read: (file: string) => string =
 /** Builds every mutant (or the given ones) into `outDir`, replacing what was there. Returns the manifest. */
 export function buildMutants(options: { outDir?: string; mutants?: Mutant[] } = {}): Manifest {
   const outDir = options.outDir ?? BUILT_DIR;
-  const mutants = options.mutants ?? loadCatalog();
+  const catalog = options.mutants ?? loadCatalog();
+  // each mutant's wider form is built beside it, for its fingerprint (diagnosis.ts)
+  const mutants = catalog.flatMap((mutant) => [mutant, ...(widerOf(mutant) ? [widerOf(mutant)!] : [])]);
   // transpile everything first: a broken mutant leaves the previous build untouched
   const cache = new Map<string, string>();
   const built = mutants.map((mutant) => [mutant, transpileMutant(mutant, readSource, cache)] as const);
@@ -82,7 +84,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const started = performance.now();
   try {
     const manifest = buildMutants();
-    const count = Object.keys(manifest.mutants).length;
+    const count = Object.keys(manifest.mutants).filter((id) => !id.endsWith(WIDER)).length;
     const where = relative(process.cwd(), BUILT_DIR) || ".";
     process.stdout.write(`mutants: built ${count} into ${where} in ${Math.round(performance.now() - started)} ms\n`);
   } catch (error) {

@@ -38,6 +38,13 @@ export interface Mutant {
   sections: Section[];
   why: string;
   edits: Edit[];
+  /**
+   * The same mistake made wherever else the reference could make it (enum's text comparison in
+   * `const` too): edits applied after the mutant's own. Never a mutant of its own, never in the kill
+   * matrix: its fingerprint tells the diagnosis which further rows a subject named with this
+   * pitfall fails for the same reason, so the pitfall takes them.
+   */
+  wider?: { why: string; edits: Edit[] };
   /** The mutant's file, from the package root (filled in by the loader). */
   source: string;
   /** sha256 of the file's bytes (filled in by the loader): a build is stale when it differs. */
@@ -109,19 +116,38 @@ export function checkMutant(value: unknown, source: string): Omit<Mutant, "sourc
   for (const section of sections) {
     if (!SECTIONS.includes(section as Section)) fail(`unknown section ${JSON.stringify(section)} (one of ${SECTIONS.join(", ")})`);
   }
-  const edits = m.edits;
-  if (!Array.isArray(edits) || edits.length === 0) return fail(`"edits" must be a non-empty array`);
-  const checked = edits.map((edit: unknown, i): Edit => {
-    const e = (typeof edit === "object" && edit !== null ? edit : {}) as Record<string, unknown>;
-    const { file, find, replace } = e;
-    if (typeof file !== "string" || typeof find !== "string" || typeof replace !== "string" || find === "") {
-      return fail(`edit ${i + 1} must be {"file", "find" (non-empty), "replace"}, all strings`);
-    }
-    if (!isReferenceFile(file)) fail(`edit ${i + 1}: ${file} is not a reference source (${REFERENCE_ROOTS.join(", ")}, *.ts)`);
-    if (find === replace) fail(`edit ${i + 1}: "replace" is the same as "find"`);
-    return { file, find, replace };
-  });
-  return { id, pitfall: pitfall as number | string, profiles, title: text("title"), symptom: text("symptom"), sections: sections as Section[], why: text("why"), edits: checked };
+  const editsOf = (edits: unknown, where: string): Edit[] => {
+    if (!Array.isArray(edits) || edits.length === 0) return fail(`"${where}" must be a non-empty array`);
+    return edits.map((edit: unknown, i): Edit => {
+      const e = (typeof edit === "object" && edit !== null ? edit : {}) as Record<string, unknown>;
+      const { file, find, replace } = e;
+      const which = `${where === "edits" ? "" : "wider "}edit ${i + 1}`;
+      if (typeof file !== "string" || typeof find !== "string" || typeof replace !== "string" || find === "") {
+        return fail(`${which} must be {"file", "find" (non-empty), "replace"}, all strings`);
+      }
+      if (!isReferenceFile(file)) fail(`${which}: ${file} is not a reference source (${REFERENCE_ROOTS.join(", ")}, *.ts)`);
+      if (find === replace) fail(`${which}: "replace" is the same as "find"`);
+      return { file, find, replace };
+    });
+  };
+  const edits = editsOf(m.edits, "edits");
+  let wider: Mutant["wider"];
+  if (m.wider !== undefined) {
+    const w = (typeof m.wider === "object" && m.wider !== null && !Array.isArray(m.wider) ? m.wider : fail(`"wider" must be {"why", "edits"}`)) as Record<string, unknown>;
+    if (typeof w.why !== "string" || w.why.trim() === "") fail(`"wider.why" must be a non-empty string`);
+    wider = { why: w.why as string, edits: editsOf(w.edits, "wider.edits") };
+  }
+  return { id, pitfall: pitfall as number | string, profiles, title: text("title"), symptom: text("symptom"), sections: sections as Section[], why: text("why"), edits, ...(wider ? { wider } : {}) };
+}
+
+/** The suffix of a wider form's id and folder: s09+ is s09 made wherever the reference could make it. */
+export const WIDER = "+";
+
+/** A mutant's wider form as a mutant of its own (id sNN+, its edits then the wider ones); none without one. */
+export function widerOf(mutant: Mutant): Mutant | undefined {
+  if (!mutant.wider) return undefined;
+  const { wider, ...rest } = mutant;
+  return { ...rest, id: mutant.id + WIDER, why: wider.why, edits: [...mutant.edits, ...wider.edits] };
 }
 
 /** The mutants a profile's corpus must kill. */

@@ -35,7 +35,7 @@ export interface FingerprintOptions {
   generated?: readonly Row[];
 }
 
-const CACHE_VERSION = 3;
+const CACHE_VERSION = 4;
 
 export async function mutantFingerprints(options: FingerprintOptions): Promise<FingerprintResult> {
   const rows = rowsForProfile(options.corpus, options.profile);
@@ -57,8 +57,14 @@ export async function mutantFingerprints(options: FingerprintOptions): Promise<F
     }
     const generated = rowsForProfile(options.generated ?? [], options.profile);
     if (generated.length === 0) return { fingerprints };
-    const more = new Map((await matrixFingerprints(generated, { profile: options.profile, catalog })).map((print) => [print.id, print.answers]));
-    return { fingerprints: fingerprints.map((print) => ({ ...print, answers: { ...print.answers, ...more.get(print.id) } })) };
+    const more = new Map((await matrixFingerprints(generated, { profile: options.profile, catalog })).map((print) => [print.id, print]));
+    return {
+      fingerprints: fingerprints.map((print) => {
+        const fresh = more.get(print.id);
+        const wider = { ...print.wider, ...fresh?.wider };
+        return { ...print, answers: { ...print.answers, ...fresh?.answers }, ...(Object.keys(wider).length > 0 ? { wider } : {}) };
+      }),
+    };
   } catch (error) {
     if (error instanceof MutantError) return { fingerprints: [], unavailable: error.message };
     throw error;

@@ -5,7 +5,7 @@ import { LEVELS, rowsForProfile, SECTIONS, TIERS, type ProfileName, type Row, ty
 import { inProcessSubject } from "../subjects/in-process.js";
 import { evidenceOf, type Failure } from "../judge/symptom.js";
 import type { Subject } from "../subjects/subject.js";
-import { loadCatalog, MutantError, mutantsFor, type Mutant } from "./catalog.js";
+import { loadCatalog, MutantError, mutantsFor, WIDER, widerOf, type Mutant } from "./catalog.js";
 import { BUILT_DIR, loadMutant, readManifest } from "./load.js";
 
 // The kill matrix: the corpus against the reference and every pitfall mutant,
@@ -200,14 +200,27 @@ function verdictOf(mutant: Mutant, run: SubjectRun, referenceFails: ReadonlySet<
  * run scores. A mutant's errored rows are left out: no answer is no evidence.
  */
 export async function fingerprints(rows: readonly Row[], options: Pick<MatrixOptions, "profile" | "catalog" | "dir" | "only"> = {}): Promise<Fingerprint[]> {
-  const catalog = options.catalog ?? mutantsFor(loadCatalog(), options.profile ?? "ag02");
-  const matrix = await killMatrix(rows, { ...options, ...STRICTEST, catalog });
-  return matrix.mutants.map(fingerprintOf);
+  const catalog = selectMutants(options.catalog ?? mutantsFor(loadCatalog(), options.profile ?? "ag02"), options.only);
+  // each mutant's wider form runs beside it: its further rows are the wider fingerprint
+  const wider = catalog.flatMap((mutant) => widerOf(mutant) ?? []);
+  const matrix = await killMatrix(rows, { ...options, ...STRICTEST, catalog: [...catalog, ...wider], only: undefined });
+  const answers = new Map(matrix.mutants.map((verdict) => [verdict.id, answersOf(verdict)]));
+  return matrix.mutants.slice(0, catalog.length).map((verdict) => withWider(fingerprintOf(verdict), answers.get(verdict.id + WIDER)));
 }
 
 /** A mutant's fingerprint from its verdict in a kill matrix taken at the strictest scoring. */
 export function fingerprintOf(verdict: MutantVerdict): Fingerprint {
+  return { id: verdict.id, pitfall: verdict.pitfall, title: verdict.title, symptom: verdict.symptom, answers: answersOf(verdict) };
+}
+
+function answersOf(verdict: MutantVerdict): Record<string, Failure[]> {
   const answers: Record<string, Failure[]> = {};
   for (const failure of verdict.failures) if (failure.evidence !== undefined) answers[failure.id] = failure.evidence;
-  return { id: verdict.id, pitfall: verdict.pitfall, title: verdict.title, symptom: verdict.symptom, answers };
+  return answers;
+}
+
+/** A fingerprint with its wider form's answers on the rows beyond its own (none: as it is). */
+export function withWider(print: Fingerprint, wider: Readonly<Record<string, Failure[]>> | undefined): Fingerprint {
+  const beyond = Object.entries(wider ?? {}).filter(([id]) => !(id in print.answers));
+  return beyond.length > 0 ? { ...print, wider: Object.fromEntries(beyond) } : print;
 }

@@ -513,6 +513,35 @@ describe("diagnose: an order pitfall takes its rows", () => {
   });
 });
 
+describe("diagnose: a named pitfall takes the rows of its wider form", () => {
+  // s02 named on b1, b2; its wider form (the same mistake wherever else the reference could make it) also fails c1, c2 with a wrong verdict
+  const wide: Fingerprint = { ...s02, wider: print("s02+", ["c1", "c2"]).answers };
+
+  it("takes the failing rows where its wider form fails the same way, counts them and says their rules", () => {
+    const d = diagnose(run(["b1", "b2", "c1", "c2", "d1"]), options, [wide]);
+    expect(d.matches.map((m) => [m.id, m.rows, m.explains])).toEqual([["s02", ["b1", "b2", "c1", "c2"], 4]]);
+    expect(d.matches[0]!.detail).toBe("it shows on 2 of the 2 rows it is judged on; it explains 4 of your 5 failing rows; seen in rule/b, rule/c");
+    expect(d.unexplained).toEqual(["d1"]);
+    // a rule it was already seen in is said once
+    const sameRule = diagnose(run(["b1", "b2", "c1", "c2"]).map((r) => (r.id === "c1" ? { ...r, rule: "rule/b" } : r)), options, [wide]);
+    expect(sameRule.matches[0]!.detail).toBe("it shows on 2 of the 2 rows it is judged on; it explains 4 of your 4 failing rows; seen in rule/b, rule/c");
+  });
+
+  it("leaves a row of its wider form failed another way, and one another named pitfall took", () => {
+    const otherWay = diagnose(run({ b1: [verdict("invalid")], b2: [verdict("invalid")], c1: [verdict("valid"), paths(["$.x"])], c2: [verdict("invalid")] }), options, [wide]);
+    expect(otherWay.matches.map((m) => m.rows)).toEqual([["b1", "b2", "c2"]]);
+    expect(otherWay.unexplained).toEqual(["c1"]);
+    const taken = diagnose(run(["b1", "b2", "c1", "c2", "c3", "c4", "c5", "c6"]), options, [wide, s03]);
+    expect(taken.matches.map((m) => [m.id, m.rows])).toEqual([["s03", ["c1", "c2", "c3", "c4", "c5", "c6"]], ["s02", ["b1", "b2"]]]);
+  });
+
+  it("never names a pitfall on its wider rows alone: they are not its evidence", () => {
+    const d = diagnose(run(["c1", "c2"]), options, [wide]);
+    expect(d.matches).toEqual([]);
+    expect(d.unexplained).toEqual(["c1", "c2"]);
+  });
+});
+
 describe("diagnose: supersets", () => {
   it("names a pitfall shown by code wrong in more ways too, and says the extra ways beside it", () => {
     const shadow = (defs: unknown[]): Check[] => [verdict("invalid"), { level: "verdict", tier: "core", what: "step 3: definitions", expected: [1], actual: defs, pass: false }];

@@ -6,7 +6,7 @@ import { diagnose, pitfallLabel } from "../../src/judge/diagnosis.js";
 import { runRows, selectRows } from "../../src/run/runner.js";
 import { SECTIONS } from "../../src/corpus/rows.js";
 import { buildMutants } from "../../src/mutants/build.js";
-import { applyEdits, loadCatalog, MutantError, mutantsFor, readSource, type Mutant } from "../../src/mutants/catalog.js";
+import { applyEdits, checkMutant, loadCatalog, MutantError, mutantsFor, readSource, WIDER, widerOf, type Mutant } from "../../src/mutants/catalog.js";
 import { loadMutant } from "../../src/mutants/load.js";
 import { fingerprints, killMatrix, type KillMatrix } from "../../src/mutants/matrix.js";
 
@@ -113,6 +113,46 @@ describe("the diagnosis of each mutant, scored as a grader scores (core, message
       named[m.id] = d.matches.length ? [d.matches[0]!.id, ...d.matches[0]!.alike] : [];
     }
     for (const m of catalog) expect(named[m.id], m.id).toContain(m.id);
+  });
+});
+
+describe("a mutant's wider form: the same mistake wherever else the reference could make it", () => {
+  const options = { level: "messages" as const, tiers: ["core" as const] };
+  const core = selectRows(rows, { profile: "ag02", tiers: options.tiers, level: options.level }).rows;
+
+  it("s09's reaches const and s05's maximum; each is built beside its mutant, never in the kill matrix", () => {
+    expect(catalog.filter((m) => m.wider).map((m) => m.id)).toEqual(["s05", "s09"]);
+    expect(readdirSync(dir).filter((name) => name.endsWith(WIDER)).sort()).toEqual(["s05+", "s09+"]);
+    expect(matrix.mutants.map((v) => v.id)).toEqual(catalog.map((m) => m.id));
+  });
+
+  it("gives a fingerprint the rows beyond its own that its wider form fails, and none to a mutant without one", async () => {
+    const prints = new Map((await fingerprints(rows, { dir, catalog })).map((p) => [p.id, p]));
+    const s09 = prints.get("s09")!;
+    expect(Object.keys(s09.answers).filter((id) => id.startsWith("validate/const/"))).toEqual([]);
+    expect(Object.keys(s09.wider!)).toContain("validate/const/number-1-vs-1.0");
+    expect(Object.keys(s09.wider!).some((id) => id in s09.answers)).toBe(false);
+    expect(Object.keys(prints.get("s05")!.wider!).length).toBeGreaterThan(0);
+    expect(prints.get("s03")!.wider).toBeUndefined();
+  });
+
+  it("scored as a subject, is named as its mutant's pitfall, which takes every row it fails", async () => {
+    const prints = await fingerprints(core, { dir, catalog, ...options });
+    for (const id of ["s05", "s09"]) {
+      const run = await runRows(await loadMutant(widerOf(catalog.find((m) => m.id === id)!)!, dir), core, { profile: "ag02", ...options, jobs: 1, progress: false });
+      const d = diagnose(run.results, options, prints);
+      expect(d.matches.map((m) => m.id), id).toEqual([id]);
+      expect(d.matches[0]!.explains, id).toBe(d.failing);
+      expect(d.unexplained, id).toEqual([]);
+    }
+  });
+
+  it("a malformed wider form is one clear line naming the file", () => {
+    const check = (wider: unknown) => () => checkMutant({ ...JSON.parse(readFileSync(join(PACKAGE_ROOT, catalog[0]!.source), "utf8")), wider }, "mutants/s01-x.json");
+    expect(check([])).toThrow(/^mutants\/s01-x\.json: "wider" must be \{"why", "edits"\}$/);
+    expect(check({ why: " ", edits: [] })).toThrow(/"wider\.why" must be a non-empty string/);
+    expect(check({ why: "w", edits: [] })).toThrow(/"wider\.edits" must be a non-empty array/);
+    expect(check({ why: "w", edits: [{ file: "README.md", find: "a", replace: "b" }] })).toThrow(/wider edit 1: README\.md is not a reference source/);
   });
 });
 
