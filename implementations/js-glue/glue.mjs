@@ -1,4 +1,4 @@
-// What the four JavaScript implementations share, none of it about their library: the installed
+// What the JavaScript implementations share, none of it about their library: the installed
 // package's version, the STRICT_SUBSET switch, and the seed's sort order. Each registry.mjs imports it.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
