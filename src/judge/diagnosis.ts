@@ -1,8 +1,8 @@
 import { statusOf, type RowResult, type ScoreOptions } from "../run/outcome.js";
 import { LEVELS, type Level } from "../corpus/rows.js";
-import { crashIn, deathOf } from "../run/run-row.js";
+import { crashIn, deathOf, type Check } from "../run/run-row.js";
 import { hangOf } from "../run/hangs.js";
-import { evidenceOf, extraWays, isOrderOnly, isReordered, isRunOnText, showsExactly, showsSame, type Failure } from "./symptom.js";
+import { evidenceOf, extraWays, isOrderOnly, isReordered, isRunOnText, isToldOnly, ranNoneThere, ranOtherwise, showsExactly, showsSame, type Failure } from "./symptom.js";
 import { DEFAULT_WEIGHTS } from "./weighting.js";
 
 // Diagnosis: which known pitfalls a subject's answers show, judged by their symptoms.
@@ -14,9 +14,13 @@ import { DEFAULT_WEIGHTS } from "./weighting.js";
 // same wrong verdict whatever its wording, the right definitions in some unsorted order, the same
 // missing error paths in any order. Errored and unanswerable rows are never evidence.
 //
-// A row the mutant gets only in a wrong order is no evidence either way when the subject passes
-// it: a map's or a walk's order is sometimes the right one. Nor is a row where the mutant runs a
-// tool on text that is not JSON, when the subject refuses that call: it parses before it validates. A symptom is judged where it shows first: on the mutant's rows whose failure is at its lowest
+// A row is no evidence either way where the subject could not show the symptom: one the mutant
+// gets only in a wrong order, when the subject passes it (a map's or a walk's order is sometimes
+// the right one); one where the mutant runs a tool on text that is not JSON, when the subject runs
+// none there (it parses before it validates); one where the subject crashed or hung and the
+// mutant did not; and, for a mutant that only tells a call wrongly, one where the subject's tools
+// ran otherwise (nothing was left to tell). Such a row counts when the symptom shows all the same.
+// A symptom is judged where it shows first: on the mutant's rows whose failure is at its lowest
 // level (a missing required property lets the value through; an element error loses its index),
 // and on its core rows when the run has any (the spec's own rows; a run that adds catalog and
 // hardening rows does not change the diagnosis). Over those rows:
@@ -24,8 +28,8 @@ import { DEFAULT_WEIGHTS } from "./weighting.js";
 //   hits  = rows where the subject shows the symptom
 //   share = hits / rows
 //
-// A pitfall is named only on strong evidence: share ≥ 3/4 (so at least two rows, when two or more
-// ran). Candidates are ranked exact matches first, then by share, then by hits; walking
+// A pitfall is named only on strong evidence: share ≥ 3/4, and two rows at least when it could be
+// judged on two (a row set aside above does not lower that bar). Candidates are ranked exact matches first, then by share, then by hits; walking
 // that ranking, one is kept only if it shows on a row no kept one showed on, so a subject with two
 // bugs gets both named and a symptom nested in a bigger one is not named twice. Mutants with the
 // very same fingerprint on this run are listed together. Anything weaker is at most "closest".
@@ -162,9 +166,9 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
   const hung = failing.filter((id) => answered.get(id)!.checks.some((check) => hangOf(check) !== undefined));
 
   const scored = fingerprints.map((fp) => judge(fp, answered, failSet));
-  // strong evidence: three quarters of the rows it is judged on (so two at least, when two or more ran)
+  // strong evidence: three quarters of the rows it is judged on, and two at least when it could have been judged on two
   const candidates = scored
-    .filter((s) => s.share >= MIN_SHARE)
+    .filter((s) => s.share >= MIN_SHARE && s.hits >= Math.min(2, s.could))
     .sort((a, b) => Number(b.exact) - Number(a.exact) || b.share - a.share || b.hits - a.hits || a.fp.id.localeCompare(b.fp.id));
 
   // a candidate alike another (the same fingerprint) shows on the same rows: it is never kept apart
@@ -256,6 +260,8 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
 
 interface Judged {
   fp: Fingerprint;
+  /** Rows it would be judged on had the subject answered each itself (no crash or hang hiding the symptom). */
+  could: number;
   /** Rows the symptom is judged on, that the subject answered. */
   size: number;
   hits: number;
@@ -278,15 +284,29 @@ interface Judged {
 
 function judge(fp: Fingerprint, answered: ReadonlyMap<string, RowResult>, failSet: ReadonlySet<string>): Judged {
   // a row the mutant gets only in the wrong order says nothing of a subject that passes it: its own order may be right there
-  // and one where it ran a tool on text that is not JSON, of a subject that refused that call without running it: it parses first
-  const refusedAlike = (id: string) => fp.answers[id]!.every((failure) => answered.get(id)!.checks.some((check) => check.what === failure.what && check.pass));
-  const informative = (id: string) => !(isOrderOnly(fp.answers[id]!) && evidenceOf(answered.get(id)!.checks) === undefined) && !(isRunOnText(fp.answers[id]!) && refusedAlike(id));
-  const rows = Object.keys(fp.answers).filter((id) => answered.has(id) && informative(id));
+  // and one where it ran a tool on text that is not JSON, of a subject that ran none there (whatever it answered): it parses first
+  // where the subject crashed or hung (its own wrong answer) and the mutant did not, or ran its tools otherwise where the mutant
+  // only told a call wrongly, the symptom could not show: the row is no evidence against it (it counts when the symptom shows all the same)
+  const ownAnswer = (check: Check) => !check.pass && (crashIn(check.actual) !== undefined || hangOf(check) !== undefined);
+  const masked = (answer: readonly Failure[], checks: readonly Check[]) =>
+    (!answer.some((failure) => crashIn(failure.actual) !== undefined) && checks.some(ownAnswer)) || (isToldOnly(answer) && ranOtherwise(answer, checks));
+  const informative = (id: string) => {
+    const answer = fp.answers[id]!;
+    const checks = answered.get(id)!.checks;
+    if (isOrderOnly(answer) && evidenceOf(checks) === undefined) return false;
+    return !(isRunOnText(answer) && ranNoneThere(answer, checks));
+  };
+  const visible = (id: string) => !masked(fp.answers[id]!, answered.get(id)!.checks) || showsSame(fp.answers[id]!, answered.get(id)!.checks);
+  const unmasked = Object.keys(fp.answers).filter((id) => answered.has(id) && informative(id));
+  const rows = unmasked.filter(visible);
   // judged where it shows first: its core rows when any ran, and of those the ones failing at its lowest level
-  const core = rows.filter((id) => answered.get(id)!.tier === "core");
-  const pool = core.length > 0 ? core : rows;
-  const lowest = Math.min(...pool.map((id) => levelOf(fp.answers[id]!)));
-  const judged = pool.filter((id) => levelOf(fp.answers[id]!) === lowest);
+  const judgedOf = (list: readonly string[]) => {
+    const core = list.filter((id) => answered.get(id)!.tier === "core");
+    const pool = core.length > 0 ? core : list;
+    const lowest = Math.min(...pool.map((id) => levelOf(fp.answers[id]!)));
+    return pool.filter((id) => levelOf(fp.answers[id]!) === lowest);
+  };
+  const judged = judgedOf(rows);
   const showing = rows.filter((id) => showsSame(fp.answers[id]!, answered.get(id)!.checks));
   const hits = judged.filter((id) => showing.includes(id)).length;
   const exact = [...failSet].every((id) => id in fp.answers) && rows.every((id) => showsExactly(fp.answers[id]!, answered.get(id)!.checks));
@@ -296,7 +316,7 @@ function judge(fp: Fingerprint, answered: ReadonlyMap<string, RowResult>, failSe
   const lacking = judged.filter((id) => !showing.includes(id));
   const extra = [...new Set(showing.flatMap((id) => extraWays(fp.answers[id]!, answered.get(id)!.checks)))];
   const orderOnly = Object.values(fp.answers).every((answer) => isReordered(answer));
-  return { fp, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, lacking, orderOnly, extra, exact, jaccard: union ? showing.length / union : 0, rules, key };
+  return { fp, could: judgedOf(unmasked).length, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, lacking, orderOnly, extra, exact, jaccard: union ? showing.length / union : 0, rules, key };
 }
 
 function matchOf(c: Judged, alike: string[], explains: number, failing: number): Match {

@@ -102,6 +102,14 @@ export function isRunOnText(evidence: readonly Failure[]): boolean {
   );
 }
 
+/** Whether a subject ran no tool where the mutant ran one on text that is not JSON (isRunOnText), whatever else it answered there. */
+export function ranNoneThere(evidence: readonly Failure[], checks: readonly Check[]): boolean {
+  return evidence.every((failure) => {
+    const actual = checks.find((c) => c.what === failure.what)?.actual;
+    return isRecord(actual) && sameJson(actual.runs, (failure.expected as Record<string, unknown>).runs);
+  });
+}
+
 function notJson(text: string): boolean {
   try {
     JSON.parse(text);
@@ -134,9 +142,54 @@ function sameSense(failure: Failure, actual: unknown): boolean {
   if (isRecord(expected) && isRecord(theirs)) {
     if (!isRecord(actual)) return false;
     const wrong = Object.keys(theirs).filter((key) => !sameJson(expected[key], theirs[key]));
-    return wrong.length > 0 && wrong.every((key) => sameJson(actual[key], theirs[key]) || ranWhereNoneShould(expected[key], theirs[key], actual[key]));
+    if ("prefixed" in expected) return sameOutcome(expected, theirs, actual, wrong);
+    return wrong.length > 0 && wrong.every((key) => sameJson(actual[key], theirs[key]));
   }
   return sameJson(actual, theirs);
+}
+
+/** A call's outcome: what happened (the tools that ran), then how it was told (sameOutcome). */
+const HAPPENED = ["runs", "otherToolsRan"];
+
+/**
+ * Whether a call's outcome is wrong in the mutant's sense. What happened comes first: a mutant
+ * that ran a tool it should not have (or none it should) is shown by a subject whose tools ran the
+ * same way, however it told it (a registry that tells nothing as an error still ran the tool on
+ * invalid arguments, or none on empty ones). A mutant wrong only in the telling is shown by a
+ * subject whose tools ran right and whose telling is wrong where the mutant's first goes wrong
+ * (a failure without the prefix, whatever its verdict says).
+ */
+function sameOutcome(expected: Record<string, unknown>, theirs: Record<string, unknown>, actual: Record<string, unknown>, wrong: readonly string[]): boolean {
+  const happened = HAPPENED.filter((key) => wrong.includes(key));
+  if (happened.length > 0) return happened.every((key) => sameJson(actual[key], theirs[key]) || (key === "runs" && ranWhereNoneShould(expected[key], theirs[key], actual[key])));
+  // how it was told, each field in the order of cause: the verdict, its prefix, the reply's ids, the message agreeing with the result
+  const first = ["isError", "prefixed", "answers", "consistent"].find((key) => wrong.includes(key));
+  return first !== undefined && ranAsExpected(expected, actual) && sameJson(actual[first], theirs[first]);
+}
+
+/** The tools ran as they should: the same ones, as often (a registry that parses first passes the arguments re-written). */
+function ranAsExpected(expected: Record<string, unknown>, actual: Record<string, unknown>): boolean {
+  const { runs } = expected;
+  const sameRuns = sameJson(actual.runs, runs) || (Array.isArray(runs) && Array.isArray(actual.runs) && actual.runs.length === runs.length);
+  return sameRuns && sameJson(actual.otherToolsRan, expected.otherToolsRan);
+}
+
+/**
+ * Whether a failure is only in how calls were told (a verdict, a prefix, a reply's ids), their
+ * tools having run as they should. On a row where a subject's tools ran otherwise (it ran one on
+ * invalid arguments: another pitfall) nothing was left to tell, and the row is no evidence for or
+ * against such a symptom.
+ */
+export function isToldOnly(evidence: readonly Failure[]): boolean {
+  return evidence.every(({ expected, actual }) => isRecord(expected) && isRecord(actual) && "prefixed" in expected && HAPPENED.every((key) => sameJson(actual[key], expected[key])));
+}
+
+/** Whether, on a call the mutant only told wrongly (isToldOnly), the subject's tools ran otherwise than they should. */
+export function ranOtherwise(evidence: readonly Failure[], checks: readonly Check[]): boolean {
+  return evidence.some((failure) => {
+    const actual = checks.find((c) => c.what === failure.what)?.actual;
+    return isRecord(actual) && !ranAsExpected(failure.expected as Record<string, unknown>, actual);
+  });
 }
 
 /**

@@ -255,7 +255,7 @@ describe("diagnose: symptoms, whatever the wording, order or key order", () => {
     expect(named(run({ a1: [outcome({ isError: false, prefixed: false, runs: [] })], a2: [outcome({ isError: false, prefixed: true, runs: [] })] }), [s10])).toEqual([]);
   });
 
-  it("takes no evidence from a call on text that is not JSON that the subject refused: a registry that parses first cannot run a tool there", () => {
+  it("takes no evidence from a call on text that is not JSON where the subject ran no tool: a registry that parses first cannot run one there", () => {
     const outcome = (runs: string[], pass = false): Check => ({ level: "verdict", tier: "core", what: 'step 2: call "t": outcome', expected: { isError: true, prefixed: true, runs: [] }, actual: { isError: !pass ? false : true, prefixed: !pass ? false : true, runs }, pass });
     const mutantRan = (runs: string[]): Check => ({ ...outcome(runs), actual: { isError: true, prefixed: true, runs } });
     // the mutant ran the tool on three texts that are not JSON (a1, a2, a3) and on two objects that break the schema (a4, b1)
@@ -265,15 +265,23 @@ describe("diagnose: symptoms, whatever the wording, order or key order", () => {
     const parsesFirst = run({ a1: [outcome([], true), wording], a2: [outcome([], true), wording], a3: [outcome([], true)], a4: [outcome(['{"id":"7"}'])], b1: [outcome(["{}"])] });
     expect(named(parsesFirst, [s10])).toEqual(["s10"]);
     expect(diagnose(parsesFirst, options, [s10]).matches[0]).toMatchObject({ hits: 2, size: 2 });
-    // refusing the objects as well is no s10; nor is running the tool on nothing but refusing differently on the texts
+    // refusing the objects as well is no s10
     expect(named(run({ a1: [outcome([], true)], a2: [outcome([], true)], a3: [outcome([], true)], a4: [outcome([], true)], b1: [outcome(["{}"])] }), [s10])).toEqual([]);
+    // running no tool on the texts but telling them wrongly is no evidence against it either: it still runs the tool on the objects
     const otherwise = (): Check => ({ ...outcome([]), actual: { isError: false, prefixed: true, runs: [] } });
     const registered: Check = { level: "verdict", tier: "core", what: 'step 1: register "t" accepted', expected: "accepted", actual: "accepted", pass: true };
-    expect(named(run({ a1: [registered, otherwise()], a2: [registered, otherwise()], a3: [registered, otherwise()], a4: [outcome(['{"id":"7"}'])], b1: [outcome(["{}"])] }), [s10])).toEqual([]);
-    // a row of two such calls is set aside only when the subject refused both alike
+    expect(diagnose(run({ a1: [registered, otherwise()], a2: [registered, otherwise()], a3: [registered, otherwise()], a4: [outcome(['{"id":"7"}'])], b1: [outcome(["{}"])] }), options, [s10]).matches[0]).toMatchObject({ id: "s10", hits: 2, size: 2 });
+    // but running a tool on one of the texts is: the row is judged, and lacks the symptom when what ran differs
+    const ranOther = (): Check => ({ ...outcome([]), actual: { isError: false, prefixed: false, runs: ["other"] } });
+    expect(diagnose(run({ a1: [ranOther()], a2: [ranOther()], a3: [ranOther()], a4: [outcome(['{"id":"7"}'])], b1: [outcome(["{}"])] }), options, [s10]).matches[0]).toMatchObject({ id: "s10", hits: 5, size: 5 });
+    // an answer that is no outcome there says nothing of what ran: judged, and lacking
+    const garbled = (): Check => ({ ...outcome([]), actual: "threw: boom" });
+    expect(named(run({ a1: [garbled()], a2: [garbled()], a3: [garbled()], a4: [outcome(['{"id":"7"}'])], b1: [outcome(["{}"])] }), [s10])).toEqual([]);
+    // a row of two such calls is set aside only when the subject ran no tool on either
     const step3 = (runs: string[], pass = false): Check => ({ ...outcome(runs, pass), what: 'step 3: call "t": outcome' });
     const twice = print("s10", { a1: [mutantRan(["x=1"]), { ...mutantRan(["y=2"]), what: 'step 3: call "t": outcome' }], a4: [mutantRan(['{"id":"7"}'])], b1: [mutantRan(["{}"])] }, 7);
-    expect(named(run({ a1: [outcome([], true), step3([])], a4: [outcome(['{"id":"7"}'])], b1: [outcome(["{}"])] }), [twice])).toEqual([]);
+    expect(named(run({ a1: [outcome([], true), step3(["other"])], a4: [outcome(['{"id":"7"}'])], b1: [outcome(["{}"])] }), [twice])).toEqual([]);
+    expect(named(run({ a1: [outcome([], true), step3([])], a4: [outcome(['{"id":"7"}'])], b1: [outcome(["{}"])] }), [twice])).toEqual(["s10"]);
     expect(named(run({ a1: [outcome([], true), step3([], true)], a4: [outcome(['{"id":"7"}'])], b1: [outcome(["{}"])] }), [twice])).toEqual(["s10"]);
   });
 
@@ -510,6 +518,51 @@ describe("diagnose: an order pitfall takes its rows", () => {
   it("gives no 'closest' for a partial match whose rows the named ones explain", () => {
     // s01 shows on a1, a2 (2 of 4), and so does s09, named on them: nothing is left for s01 to explain
     expect(diagnose(run(["a1", "a2"]), options, all).partial).toBeUndefined();
+  });
+});
+
+describe("diagnose: judged where the subject could show it", () => {
+  it("takes a row where the subject crashed or hung, and the mutant did not, as no evidence against it", () => {
+    const crash = verdict({ threw: "boom" });
+    const registered: Check = { level: "verdict", tier: "core", what: "step 1: register", expected: "accepted", actual: "accepted", pass: true };
+    const d = diagnose(run({ c1: [verdict("invalid")], c2: [verdict("invalid")], c3: [verdict("invalid")], c4: [verdict("invalid")], c5: [registered, crash], c6: [hangCheck("core", 500)] }), options, [s03]);
+    expect(d.matches.map((m) => [m.id, m.hits, m.size, m.rows])).toEqual([["s03", 4, 4, ["c1", "c2", "c3", "c4"]]]);
+    expect(d.crashed).toBe(1);
+    expect(d.hung).toBe(1);
+    // nor is a pitfall named on what is left when that is too little
+    expect(named(run({ c1: [verdict("invalid")], c2: [crash], c3: [crash], c4: [crash], c5: [crash], c6: [crash] }), [s03])).toEqual([]);
+  });
+
+  it("still counts a crash against a mutant whose own answer there is a crash, and a row showing the symptom beside a crash", () => {
+    const crash = verdict({ threw: "boom" });
+    const s11 = print("s11", { c1: [crash], c2: [crash], c3: [crash], c4: [crash] }, 8);
+    expect(diagnose(run({ c1: [crash], c2: [crash], c3: [crash], c4: [verdict("other")] }), options, [s11]).matches[0]).toMatchObject({ id: "s11", hits: 3, size: 4 });
+    // a crash elsewhere than the mutant's is judged against it when the mutant's own answer there holds a crash
+    const step = (what: string, actual: unknown): Check => ({ level: "verdict", tier: "core", what, expected: "a Result", actual, pass: false });
+    const mixed = print("s11", { c1: [crash], c2: [crash], c3: [crash], c4: [step("step 2", { threw: "x" }), step("step 3", "wrong")], c5: [step("step 2", { threw: "x" })] }, 8);
+    const answered: Check = { level: "verdict", tier: "core", what: "step 2", expected: "a Result", actual: "a Result", pass: true };
+    const elsewhere = [answered, step("step 3", { threw: "y" })];
+    expect(diagnose(run({ c1: [crash], c2: [crash], c3: [crash], c4: elsewhere, c5: elsewhere }), options, [mixed]).closest).toEqual({ id: "s11", hits: 3, size: 5 });
+    const later: Check = { ...crash, what: "step 3" };
+    const d = diagnose(run({ c1: [verdict("invalid"), later], c2: [verdict("invalid")], c3: [crash], c4: [crash], c5: [crash], c6: [crash] }), options, [s03]);
+    expect(d.matches[0]).toMatchObject({ id: "s03", hits: 2, size: 2 });
+  });
+
+  it("takes a row where the subject's tools ran otherwise as no evidence for or against a pitfall of how a call is told", () => {
+    const expected = { isError: true, prefixed: true, answers: true, consistent: true, runs: [], otherToolsRan: [] };
+    const outcome = (actual: Record<string, unknown>): Check => ({ level: "verdict", tier: "core", what: "outcome", expected, actual: { ...expected, ...actual }, pass: false });
+    const unprefixed = outcome({ prefixed: false, consistent: false });
+    const s15 = print("s15", { c1: [unprefixed], c2: [unprefixed], c3: [unprefixed], c4: [unprefixed] }, 7);
+    // told as data where it told anything (c1, c2); the tool ran on c3, c4: nothing was left to tell there
+    const asData = outcome({ isError: false, prefixed: false });
+    const ran = outcome({ isError: false, prefixed: false, runs: ["{}"] });
+    expect(diagnose(run({ c1: [asData], c2: [asData], c3: [ran], c4: [ran] }), options, [s15]).matches[0]).toMatchObject({ id: "s15", hits: 2, size: 2 });
+    // prefixed where it told a failure: judged, and lacking
+    const told = outcome({ consistent: false });
+    expect(named(run({ c1: [asData], c2: [told], c3: [told], c4: [told] }), [s15])).toEqual([]);
+    // a pitfall of what ran is judged on every row all the same
+    const s10 = print("s10", { c1: [ran], c2: [ran], c3: [ran], c4: [ran] }, 7);
+    expect(named(run({ c1: [ran], c2: [asData], c3: [asData], c4: [asData] }), [s10])).toEqual([]);
   });
 });
 

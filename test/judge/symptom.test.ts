@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { crashIn, type Check } from "../../src/run/run-row.js";
-import { evidenceOf, extraWays, isOrderOnly, isReordered, isRunOnText, showsExactly, showsSame, type Failure } from "../../src/judge/symptom.js";
+import { evidenceOf, extraWays, isOrderOnly, isReordered, isRunOnText, isToldOnly, ranNoneThere, ranOtherwise, showsExactly, showsSame, type Failure } from "../../src/judge/symptom.js";
 
 // A symptom: how a mutant's failure on a row shows in another implementation's answers there,
 // by its sense rather than its text.
@@ -328,9 +328,108 @@ describe("a tool that ran where it should not have", () => {
   });
   it("does not when the tool did not run, or ran where the mutant ran it on other arguments than it should", () => {
     expect(showsSame(mutant, subject({ isError: false, prefixed: false, runs: [] }))).toBe(false);
-    const shouldRun: Failure[] = [{ level: "verdict", what: "outcome", expected: { runs: ['{"a":1}'] }, actual: { runs: ['{"a":2}'] } }];
-    expect(showsSame(shouldRun, [{ level: "verdict", tier: "core", what: "outcome", expected: { runs: ['{"a":1}'] }, actual: { runs: ['{"a":3}'] }, pass: false }])).toBe(false);
-    const notAList: Failure[] = [{ level: "verdict", what: "outcome", expected: { runs: [] }, actual: { runs: "x" } }];
-    expect(showsSame(notAList, [{ level: "verdict", tier: "core", what: "outcome", expected: { runs: [] }, actual: { runs: ["y"] }, pass: false }])).toBe(false);
+    const shouldRun: Failure[] = [{ level: "verdict", what: "outcome", expected: { prefixed: false, runs: ['{"a":1}'] }, actual: { prefixed: false, runs: ['{"a":2}'] } }];
+    expect(showsSame(shouldRun, [{ level: "verdict", tier: "core", what: "outcome", expected: { prefixed: false, runs: ['{"a":1}'] }, actual: { prefixed: false, runs: ['{"a":3}'] }, pass: false }])).toBe(false);
+    const notAList: Failure[] = [{ level: "verdict", what: "outcome", expected: { prefixed: true, runs: [] }, actual: { prefixed: true, runs: "x" } }];
+    expect(showsSame(notAList, [{ level: "verdict", tier: "core", what: "outcome", expected: { prefixed: true, runs: [] }, actual: { prefixed: true, runs: ["y"] }, pass: false }])).toBe(false);
+    // the tool-ran rule is for a call's outcome only: another record's empty list (content missing nothing) is compared as it is
+    const content: Failure[] = [{ level: "paths", what: "content", expected: { missing: [], present: [] }, actual: { missing: ["city"], present: [] } }];
+    const contentCheck = (missing: string[]): Check[] => [{ level: "paths", tier: "core", what: "content", expected: { missing: [], present: [] }, actual: { missing, present: [] }, pass: false }];
+    expect(showsSame(content, contentCheck(["days"]))).toBe(false);
+    expect(showsSame(content, contentCheck(["city"]))).toBe(true);
+  });
+});
+
+describe("a call's outcome: what happened first, then how it was told", () => {
+  const outcome = (expected: Record<string, unknown>, actual: Record<string, unknown>): Check => ({ level: "verdict", tier: "core", what: "outcome", expected, actual, pass: false });
+  const fails = (expected: Record<string, unknown>, actual: Record<string, unknown>): Failure[] => [{ level: "verdict", what: "outcome", expected, actual }];
+
+  it("a mutant wrong in what ran is shown by a subject whose tools ran the same way, however it told it", () => {
+    // empty arguments refused: the tool should have run on {} and did not
+    const expected = { isError: false, prefixed: false, consistent: true, runs: ["{}"], otherToolsRan: [] };
+    const mutant = fails(expected, { ...expected, isError: true, prefixed: true, runs: [] });
+    expect(showsSame(mutant, [outcome(expected, { ...expected, runs: [] })])).toBe(true);
+    expect(showsSame(mutant, [outcome(expected, { ...expected, isError: true, prefixed: true, runs: [] })])).toBe(true);
+    expect(showsSame(mutant, [outcome(expected, { ...expected, runs: [""] })])).toBe(false);
+    // another tool ran: that too is what happened
+    const other = fails(expected, { ...expected, otherToolsRan: ["b"] });
+    expect(showsSame(other, [outcome(expected, { ...expected, isError: true, otherToolsRan: ["b"] })])).toBe(true);
+    expect(showsSame(other, [outcome(expected, { ...expected, otherToolsRan: ["c"] })])).toBe(false);
+  });
+
+  it("a mutant wrong only in the telling is shown where the subject's telling goes wrong as the mutant's first does, its tools run right", () => {
+    // a failure without the prefix (and so its message and result disagree)
+    const expected = { isError: true, prefixed: true, answers: true, consistent: true, runs: [], otherToolsRan: [] };
+    const mutant = fails(expected, { ...expected, prefixed: false, consistent: false });
+    // told as a success, without the prefix: the model reads it as data all the same
+    expect(showsSame(mutant, [outcome(expected, { ...expected, isError: false, prefixed: false })])).toBe(true);
+    expect(showsSame(mutant, [outcome(expected, { ...expected, prefixed: false, consistent: false })])).toBe(true);
+    // prefixed after all, wrong elsewhere: another failure
+    expect(showsSame(mutant, [outcome(expected, { ...expected, prefixed: true, consistent: false })])).toBe(false);
+    // without the prefix because the tool ran and answered: that is what happened, not how it was told
+    expect(showsSame(mutant, [outcome(expected, { ...expected, isError: false, prefixed: false, runs: ["{}"] })])).toBe(false);
+    expect(showsSame(mutant, [outcome(expected, { ...expected, isError: false, prefixed: false, otherToolsRan: ["b"] })])).toBe(false);
+    // the verdict comes before the prefix
+    const verdict = fails(expected, { ...expected, isError: false, prefixed: false });
+    expect(showsSame(verdict, [outcome(expected, { ...expected, isError: false, prefixed: true })])).toBe(true);
+    expect(showsSame(verdict, [outcome(expected, { ...expected, isError: true, prefixed: false })])).toBe(false);
+    // a reply to another call is told after the prefix
+    const answers = fails(expected, { ...expected, answers: false, consistent: false });
+    expect(showsSame(answers, [outcome(expected, { ...expected, answers: false })])).toBe(true);
+    expect(showsSame(answers, [outcome(expected, { ...expected, consistent: false })])).toBe(false);
+    // an outcome right in every field is no symptom
+    expect(showsSame(fails(expected, { ...expected }), [outcome(expected, { ...expected, prefixed: false })])).toBe(false);
+  });
+});
+
+describe("where a symptom could not show", () => {
+  const expected = { isError: true, prefixed: true, consistent: true, runs: [] as string[], otherToolsRan: [] as string[] };
+  const fail = (what: string, actual: Record<string, unknown>, exp: Record<string, unknown> = expected): Failure => ({ level: "verdict", what, expected: exp, actual: { ...exp, ...actual } });
+  const answer = (what: string, actual: unknown): Check => ({ level: "verdict", tier: "core", what, expected, actual, pass: false });
+
+  it("ranNoneThere: the subject's check of that call is an outcome whose tools ran as expected, on every call", () => {
+    const ran = [fail("s2", { runs: ["a=b"] })];
+    expect(ranNoneThere(ran, [answer("s2", { ...expected, isError: false })])).toBe(true);
+    expect(ranNoneThere(ran, [answer("s2", { ...expected, runs: ["a=b"] })])).toBe(false);
+    expect(ranNoneThere(ran, [answer("s1", expected)])).toBe(false);
+    expect(ranNoneThere(ran, [answer("s2", null)])).toBe(false);
+    expect(ranNoneThere(ran, [answer("s2", { threw: "boom" })])).toBe(false);
+  });
+
+  it("isToldOnly: every failure is a call outcome wrong only in its telling", () => {
+    const told = fail("s2", { prefixed: false });
+    expect(isToldOnly([told])).toBe(true);
+    expect(isToldOnly([told, fail("s3", { runs: ["x"] })])).toBe(false);
+    expect(isToldOnly([told, fail("s3", { otherToolsRan: ["b"] })])).toBe(false);
+    expect(isToldOnly([{ level: "verdict", what: "v", expected: "invalid", actual: "valid" }])).toBe(false);
+    expect(isToldOnly([{ level: "verdict", what: "o", expected: { isError: true }, actual: { isError: false } }])).toBe(false);
+    expect(isToldOnly([{ level: "verdict", what: "o", expected, actual: "refused: x" }])).toBe(false);
+  });
+
+  it("ranOtherwise: on some call, the subject's tools ran otherwise than they should (re-written arguments are the same run)", () => {
+    const told = [fail("s2", { prefixed: false }), fail("s3", { prefixed: false })];
+    expect(ranOtherwise(told, [answer("s2", expected), answer("s3", { ...expected, runs: ["{}"] })])).toBe(true);
+    expect(ranOtherwise(told, [answer("s2", expected), answer("s3", expected)])).toBe(false);
+    // the check of that very call, not another's
+    expect(ranOtherwise([told[1]!], [answer("s2", { ...expected, runs: ["{}"] }), answer("s3", expected)])).toBe(false);
+    expect(ranOtherwise(told, [answer("s2", null)])).toBe(false);
+    const oneRun = { ...expected, runs: ['{"id": 7}'] };
+    expect(ranOtherwise([fail("s2", { prefixed: false }, oneRun)], [answer("s2", { ...oneRun, runs: ['{"id":7}'] })])).toBe(false);
+    expect(ranOtherwise([fail("s2", { prefixed: false }, oneRun)], [answer("s2", { ...oneRun, runs: [] })])).toBe(true);
+    expect(ranOtherwise([fail("s2", { prefixed: false }, oneRun)], [answer("s2", { ...oneRun, runs: ["a", "b"] })])).toBe(true);
+  });
+
+  it("a mutant wrong in several things that happened needs each shown; one wrong only in the last of its telling needs that one", () => {
+    const both = [fail("o", { runs: ["x"], otherToolsRan: ["b"] })];
+    expect(showsSame(both, [answer("o", { ...expected, runs: ["x"] })])).toBe(false);
+    expect(showsSame(both, [answer("o", { ...expected, runs: ["y"], otherToolsRan: ["b"] })])).toBe(true);
+    const inconsistent = [fail("o", { consistent: false })];
+    expect(showsSame(inconsistent, [answer("o", { ...expected, consistent: false })])).toBe(true);
+    expect(showsSame(inconsistent, [answer("o", { ...expected, prefixed: false })])).toBe(false);
+    // an outcome with no runs recorded (a call inside a batch) is told apart all the same
+    const noRuns = { isError: true, prefixed: true };
+    const unprefixed = [{ level: "verdict" as const, what: "o", expected: noRuns, actual: { ...noRuns, prefixed: false } }];
+    expect(showsSame(unprefixed, [{ ...answer("o", { ...noRuns, prefixed: false }), expected: noRuns }])).toBe(true);
+    expect(showsSame(unprefixed, [{ ...answer("o", { ...noRuns, prefixed: false, runs: ["x"] }), expected: noRuns }])).toBe(false);
   });
 });
