@@ -7,9 +7,11 @@ import { LEVELS, type Level } from "../corpus/rows.js";
 //
 //   - a wrong value (a verdict, a register accepted, a crash) must be the same value, compared as
 //     JSON values, never as text; a refusal is a refusal whatever it says;
-//   - an outcome object (a call's) must be wrong in the same fields, the same way;
+//   - a call's outcome must be wrong the same way: what happened first (the same tools ran, or
+//     none), else how it was told, where the mutant's telling first goes wrong;
 //   - a list that is the right items in a wrong order (definitions, names, errors), or a text
-//     that is the right lines in a wrong order, must be the right items in SOME wrong order;
+//     that is the right lines in a wrong order, must be the right items in SOME wrong order
+//     (definitions by their names, whatever their content);
 //   - error paths must miss the same paths and add the same ones (in any order), or, when the
 //     mutant puts every error at the root, be all at the root too.
 //
@@ -66,6 +68,8 @@ export function extraWays(evidence: readonly Failure[], checks: readonly Check[]
       const theirs = failure !== undefined && isRecord(failure.actual) ? failure.actual : expected;
       for (const key of Object.keys(expected)) if (sameJson(expected[key], theirs[key]) && !sameJson(expected[key], actual[key])) extra.push(`${name}: ${key}`);
     } else if (failure === undefined || !sameSense(failure, actual)) extra.push(name);
+    // the right names in a wrong order, and their content rewritten as well
+    else if (isNamedList(expected) && Array.isArray(actual) && !sameBag(actual, expected)) extra.push(name);
   }
   return [...new Set(extra)];
 }
@@ -136,7 +140,8 @@ function sameSense(failure: Failure, actual: unknown): boolean {
   if (crashIn(theirs) !== undefined) return crashIn(actual) !== undefined;
   if (typeof theirs === "string" && theirs.startsWith("refused: ")) return typeof actual === "string" && actual.startsWith("refused: ");
   if (failure.level === "paths" && isStrings(expected) && isStrings(theirs)) return isStrings(actual) && samePathSense(expected, theirs, actual);
-  if (Array.isArray(expected) && Array.isArray(theirs) && isReordering(theirs, expected)) return Array.isArray(actual) && isReordering(actual, expected);
+  // definitions in a wrong order: any wrong order of the same names, whatever their content (said beside it: extraWays)
+  if (Array.isArray(expected) && Array.isArray(theirs) && isReordering(theirs, expected)) return Array.isArray(actual) && isReordering(namesOf(actual), namesOf(expected));
   // a text of lines (a tool message listing errors) in a wrong order: any other wrong order of the same lines
   if (typeof expected === "string" && typeof theirs === "string" && isReordering(theirs.split("\n"), expected.split("\n"))) return typeof actual === "string" && isReordering(actual.split("\n"), expected.split("\n"));
   if (isRecord(expected) && isRecord(theirs)) {
@@ -207,6 +212,15 @@ function samePathSense(expected: string[], theirs: string[], actual: string[]): 
   if (theirs.length > 0 && theirs.every(atRoot) && expected.some((path) => !atRoot(path))) return actual.length > 0 && actual.every(atRoot);
   // the same paths missing, the same ones added, whatever the order (a wrong order is none of either)
   return sameBag(without(expected, theirs), without(expected, actual)) && sameBag(without(theirs, expected), without(actual, expected));
+}
+
+/** A list's items by name where each is a named record (definitions), else the items themselves. */
+function namesOf(list: readonly unknown[]): unknown[] {
+  return isNamedList(list) ? list.map((item) => item.name) : [...list];
+}
+
+function isNamedList(value: unknown): value is Record<string, unknown>[] {
+  return Array.isArray(value) && value.every((item) => isRecord(item) && typeof item.name === "string");
 }
 
 /** The same items as `expected` (as JSON values, as many times each), in another order. */

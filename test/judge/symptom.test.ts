@@ -105,6 +105,34 @@ describe("showsSame", () => {
     expect(showsSame([mapOrder], [check("verdict", "definitions", defs("a", "b", "c"), "c,a,b")])).toBe(false);
   });
 
+  it("sees definitions in a wrong order by their names, whatever their content, and says the definitions are wrong in more ways beside it", () => {
+    const defs = (...names: string[]) => names.map((name) => ({ name, description: "", parameters: { type: "object" } }));
+    const rewritten = (...names: string[]) => names.map((name) => ({ name, description: "", parameters: { type: "object", $schema: "draft-07" } }));
+    const mapOrder = failure("verdict", "step 4: definitions", defs("a", "b", "c"), defs("c", "a", "b"));
+    const subject = (actual: unknown) => [check("verdict", "step 4: definitions", defs("a", "b", "c"), actual)];
+    expect(showsSame([mapOrder], subject(rewritten("b", "a", "c")))).toBe(true);
+    expect(extraWays([mapOrder], subject(rewritten("b", "a", "c")))).toEqual(["definitions"]);
+    expect(extraWays([mapOrder], subject(defs("b", "a", "c")))).toEqual([]);
+    // sorted names, rewritten content: no order fault; other names: none either
+    expect(showsSame([mapOrder], subject(rewritten("a", "b", "c")))).toBe(false);
+    expect(showsSame([mapOrder], subject(rewritten("c", "a", "x")))).toBe(false);
+    // records without a name are compared whole, in a wrong order
+    const unnamed = failure("verdict", "records", [{ x: 1 }, { x: 2 }], [{ x: 2 }, { x: 1 }]);
+    expect(showsSame([unnamed], [check("verdict", "records", [{ x: 1 }, { x: 2 }], [{ x: 2 }, { x: 1 }])])).toBe(true);
+    expect(showsSame([unnamed], [check("verdict", "records", [{ x: 1 }, { x: 2 }], [{ x: 2, name: 1 }, { x: 1 }])])).toBe(false);
+    // a text expected, a list given: no list of names to reorder
+    expect(showsSame([failure("verdict", "v", "ab", ["b", "a"])], [check("verdict", "v", "ab", [{ name: "b" }, { name: "a" }])])).toBe(false);
+    // a list whose items are not all named is compared whole
+    const mixed = failure("verdict", "names", [{ name: "a" }, "b"], ["b", { name: "a" }]);
+    expect(showsSame([mixed], [check("verdict", "names", [{ name: "a" }, "b"], ["b", { name: "a", more: 1 }])])).toBe(false);
+    expect(showsSame([mixed], [check("verdict", "names", [{ name: "a" }, "b"], ["b", { name: "a" }])])).toBe(true);
+    // an unnamed list of the wrong items is no "content" beside a symptom
+    const paths = failure("paths", "paths", ["$.a", "$.b"], ["$.b", "$.a"]);
+    expect(extraWays([paths], [check("paths", "paths", ["$.a", "$.b"], ["$.b", "$.a"]), check("paths", "other", [1], [2])])).toEqual(["other"]);
+    const missing = failure("paths", "paths", ["$.a", "$.b"], ["$.a"]);
+    expect(extraWays([missing], [check("paths", "paths", ["$.a", "$.b"], ["$.a"])])).toEqual([]);
+  });
+
   it("sees an outcome wrong in the same fields the same way, whatever its other fields", () => {
     const ran = failure("verdict", "outcome", { isError: true, runs: [], prefixed: true }, { isError: true, runs: ["{}"], prefixed: true });
     expect(showsSame([ran], [check("verdict", "outcome", { isError: true, runs: [], prefixed: true }, { isError: false, runs: ["{}"], prefixed: false })])).toBe(true);
