@@ -1,5 +1,6 @@
 // What the JavaScript implementations share, none of it about their library: the installed
-// package's version, the STRICT_SUBSET switch, and the seed's sort order. Each registry.mjs imports it.
+// package's version, the STRICT_SUBSET switch, the seed's sort order and validateJSON's parse. Each
+// registry.mjs imports it.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,3 +51,14 @@ export const compareCodePoints = (a, b) => {
 
 /** The seed's order of errors: by path, then message. */
 export const compareErrors = (a, b) => compareCodePoints(a.path, b.path) || compareCodePoints(a.message, b.message);
+
+/** ValidateJSON's first step: text that does not parse is one error at $ (as the seed says); else `validate(value)`. */
+export function validateParsed(text, validate) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return [{ path: "$", message: `invalid JSON: ${error.message}` }];
+  }
+  return validate(value);
+}

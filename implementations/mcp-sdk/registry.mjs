@@ -22,7 +22,7 @@
 //     `z.fromJSONSchema` (that is what this glue does; it is the only conversion zod offers), and the
 //     definitions the host sees are the SDK's re-serialization of that zod schema (toJsonSchemaCompat).
 import * as z from "zod";
-import { checkSubset, installedVersion, STRICT } from "../js-glue/glue.mjs";
+import { checkSubset, installedVersion, STRICT, validateParsed } from "../js-glue/glue.mjs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -103,16 +103,12 @@ export function compile(schemaText) {
   const schema = z.fromJSONSchema(json);
   return {
     async validateJSON(text) {
-      let value;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        // the SDK validates parsed values; text that does not parse is one error at the root (PROTOCOL.md)
-        return [{ path: "$", message: `invalid JSON: ${error.message}` }];
-      }
-      const result = await safeParseAsync(schema, value); // the SDK's parse, as validateToolInput calls it
-      if (result.success) return [];
-      return result.error.issues.flatMap((issue) => toErrors(issue, value)).sort((a, b) => cmp(a.path, b.path) || cmp(a.message, b.message));
+      // the SDK validates parsed values; text that does not parse is one error at the root (PROTOCOL.md)
+      return validateParsed(text, async (value) => {
+        const result = await safeParseAsync(schema, value); // the SDK's parse, as validateToolInput calls it
+        if (result.success) return [];
+        return result.error.issues.flatMap((issue) => toErrors(issue, value)).sort((a, b) => cmp(a.path, b.path) || cmp(a.message, b.message));
+      });
     },
   };
 }

@@ -13,7 +13,7 @@
 // (tv4 has no tool registry and no compile step): JSON text parsing, rendering dataPath as the
 // seed's `$` path, the four worked-example messages worded the seed's way from the error data,
 // sorting, and the registry written from the seed (js-glue/seed-registry.mjs).
-import { checkSubset, compareErrors, installedVersion, STRICT } from "../js-glue/glue.mjs";
+import { checkSubset, compareErrors, installedVersion, STRICT, validateParsed } from "../js-glue/glue.mjs";
 import { registryOver } from "../js-glue/seed-registry.mjs";
 import tv4 from "tv4";
 
@@ -99,16 +99,12 @@ export function compile(schemaText) {
     /** ValidateJSON(raw): parse (text that does not parse is one error at $, as the seed says), then
      *  tv4.validateMultiple, which collects every error where validate stops at the first. */
     validateJSON(text) {
-      let value;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        return [{ path: "$", message: `invalid JSON: ${error.message}` }];
-      }
-      const result = validator.validateMultiple(value, schema);
-      if (result.valid) return [];
-      // Sorted by path then message: the seed's rule (tv4's order is its own walk).
-      return result.errors.map((e) => errorOf(e, value, schema)).sort(compareErrors);
+      return validateParsed(text, (value) => {
+        const result = validator.validateMultiple(value, schema);
+        if (result.valid) return [];
+        // Sorted by path then message: the seed's rule (tv4's order is its own walk).
+        return result.errors.map((e) => errorOf(e, value, schema)).sort(compareErrors);
+      });
     },
   };
 }

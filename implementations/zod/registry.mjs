@@ -9,7 +9,7 @@
 // messages). What is glue (zod has no tool registry): JSON text parsing, rendering issue paths as
 // the seed's `$` paths, the four worked-example messages worded the seed's way from the issue data,
 // sorting, and the registry written from the seed (js-glue/seed-registry.mjs).
-import { checkSubset, compareErrors, installedVersion, STRICT } from "../js-glue/glue.mjs";
+import { checkSubset, compareErrors, installedVersion, STRICT, validateParsed } from "../js-glue/glue.mjs";
 import { registryOver } from "../js-glue/seed-registry.mjs";
 import { z } from "zod";
 
@@ -65,16 +65,12 @@ export function compile(schemaText) {
     schema,
     /** ValidateJSON(raw): parse (text that does not parse is one error at $, as the seed says), then safeParse. */
     validateJSON(text) {
-      let value;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        return [{ path: "$", message: `invalid JSON: ${error.message}` }];
-      }
-      const result = type.safeParse(value, { reportInput: true });
-      if (result.success) return [];
-      // Sorted by path then message: the seed's rule (zod's issue order is its own walk).
-      return result.error.issues.flatMap(errorsOf).sort(compareErrors);
+      return validateParsed(text, (value) => {
+        const result = type.safeParse(value, { reportInput: true });
+        if (result.success) return [];
+        // Sorted by path then message: the seed's rule (zod's issue order is its own walk).
+        return result.error.issues.flatMap(errorsOf).sort(compareErrors);
+      });
     },
   };
 }
