@@ -2,7 +2,7 @@ import { statusOf, type RowResult, type ScoreOptions } from "../run/outcome.js";
 import { LEVELS, type Level } from "../corpus/rows.js";
 import { crashIn, deathOf, type Check } from "../run/run-row.js";
 import { hangOf } from "../run/hangs.js";
-import { evidenceOf, extraWays, isOrderOnly, isReordered, isRunOnText, isToldOnly, ranNoneThere, ranOtherwise, showsExactly, showsSame, type Failure } from "./symptom.js";
+import { evidenceOf, extraWays, isReordered, isRunOnText, isToldOnly, ranNoneThere, ranOtherwise, showsExactly, showsSame, type Failure } from "./symptom.js";
 import { DEFAULT_WEIGHTS } from "./weighting.js";
 
 // Diagnosis: which known pitfalls a subject's answers show, judged by their symptoms.
@@ -293,10 +293,19 @@ function judge(fp: Fingerprint, answered: ReadonlyMap<string, RowResult>, failSe
   const informative = (id: string) => {
     const answer = fp.answers[id]!;
     const checks = answered.get(id)!.checks;
-    if (isOrderOnly(answer) && evidenceOf(checks) === undefined) return false;
+    if (isReordered(answer) && evidenceOf(checks) === undefined) return false;
     return !(isRunOnText(answer) && ranNoneThere(answer, checks));
   };
-  const visible = (id: string) => !masked(fp.answers[id]!, answered.get(id)!.checks) || showsSame(fp.answers[id]!, answered.get(id)!.checks);
+  // an order pitfall shows as any wrong order, in whichever list: a walk of the subject's own may misplace
+  // the paths where the mutant's misplaced only the messages, or the lines of a tool message
+  const orderOnly = Object.values(fp.answers).every((answer) => isReordered(answer));
+  const shows = (id: string) => {
+    const checks = answered.get(id)!.checks;
+    if (showsSame(fp.answers[id]!, checks)) return true;
+    const own = evidenceOf(checks);
+    return orderOnly && own !== undefined && isReordered(own);
+  };
+  const visible = (id: string) => !masked(fp.answers[id]!, answered.get(id)!.checks) || shows(id);
   const unmasked = Object.keys(fp.answers).filter((id) => answered.has(id) && informative(id));
   const rows = unmasked.filter(visible);
   // judged where it shows first: its core rows when any ran, and of those the ones failing at its lowest level
@@ -307,15 +316,15 @@ function judge(fp: Fingerprint, answered: ReadonlyMap<string, RowResult>, failSe
     return pool.filter((id) => levelOf(fp.answers[id]!) === lowest);
   };
   const judged = judgedOf(rows);
-  const showing = rows.filter((id) => showsSame(fp.answers[id]!, answered.get(id)!.checks));
+  const showing = rows.filter(shows);
   const hits = judged.filter((id) => showing.includes(id)).length;
   const exact = [...failSet].every((id) => id in fp.answers) && rows.every((id) => showsExactly(fp.answers[id]!, answered.get(id)!.checks));
   const union = new Set([...failSet, ...rows]).size;
   const key = JSON.stringify([...rows].sort().map((id) => [id, fp.answers[id]]));
   const rules = [...new Set(showing.map((id) => answered.get(id)!.rule))];
   const lacking = judged.filter((id) => !showing.includes(id));
-  const extra = [...new Set(showing.flatMap((id) => extraWays(fp.answers[id]!, answered.get(id)!.checks)))];
-  const orderOnly = Object.values(fp.answers).every((answer) => isReordered(answer));
+  // a row showing only a wrong order of its own is wrong in no more ways
+  const extra = [...new Set(showing.flatMap((id) => (showsSame(fp.answers[id]!, answered.get(id)!.checks) ? extraWays(fp.answers[id]!, answered.get(id)!.checks) : [])))];
   return { fp, could: judgedOf(unmasked).length, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, lacking, orderOnly, extra, exact, jaccard: union ? showing.length / union : 0, rules, key };
 }
 

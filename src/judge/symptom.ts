@@ -81,15 +81,6 @@ export function showsExactly(evidence: readonly Failure[], checks: readonly Chec
 }
 
 /**
- * Whether a failure is only an order: the right items, in a wrong order. On such a row a subject
- * whose own order happens to be the right one shows nothing either way (a map's order, a walk's
- * order, is sometimes sorted): the row is no evidence for or against the symptom.
- */
-export function isOrderOnly(evidence: readonly Failure[]): boolean {
-  return evidence.every((f) => Array.isArray(f.expected) && Array.isArray(f.actual) && isReordering(f.actual, f.expected));
-}
-
-/**
  * Whether a failure is only that a tool ran on arguments that are not JSON at all (the mutant ran
  * it on the text as sent). A registry that parses the arguments before anything else cannot do
  * that, whatever it does with valid JSON that breaks the schema: where it refuses such a call

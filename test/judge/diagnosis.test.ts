@@ -237,6 +237,33 @@ describe("diagnose: symptoms, whatever the wording, order or key order", () => {
     expect(named(run({ a1: reversed("a1"), a2: reversed("a2"), a3: other, a4: other }), [s19])).toEqual([]);
   });
 
+  it("sees an order pitfall in any wrong order of the subject's own, whichever list it misplaces", () => {
+    // the mutant misplaces only the messages of one path; a walk of the subject's own misplaces the paths there
+    const expected = ["$", "$.a"];
+    const byMessage = [verdict("invalid", "invalid"), paths(expected, expected), { ...messages(["$: b", "$: a"], ["$: a", "$: b"]), tier: "core" as const }];
+    const byPath = [verdict("invalid", "invalid"), paths(["$.a", "$"], expected)];
+    const s19 = print("s19", { a1: byMessage, a2: byMessage, a3: byMessage, a4: byMessage }, "§2.2");
+    const d = diagnose(run({ a1: byMessage, a2: byMessage, a3: byPath, a4: byPath }), options, [s19]);
+    expect(d.matches.map((m) => [m.id, m.rows])).toEqual([["s19", ["a1", "a2", "a3", "a4"]]]);
+    // its own order misplaces nothing more: no "wrong in more ways"
+    expect(d.matches[0]!.extra).toBeUndefined();
+    // a wrong set of paths there is no order, and counts against it
+    const lost = [verdict("invalid", "invalid"), paths(["$"], expected)];
+    expect(named(run({ a1: byMessage, a2: lost, a3: lost, a4: lost }), [s19])).toEqual([]);
+    // nor is a wrong order the symptom of a pitfall that is no order
+    const s02v = print("s02", { a1: [verdict("invalid")], a2: [verdict("invalid")] });
+    expect(named(run({ a1: byPath, a2: byPath }), [s02v])).toEqual([]);
+  });
+
+  it("takes a tool message whose lines come right as no evidence either way, as it takes a list", () => {
+    const text = (expected: string, actual: string): Check => ({ level: "messages", tier: "core", what: "content", expected, actual, pass: expected === actual });
+    const lines = [text("e\n$: x\n$.y: z", "e\n$.y: z\n$: x")];
+    const s19 = print("s19", { a1: lines, a2: lines, a3: lines, a4: lines }, "§2.2");
+    // wrong on two, right (its walk sorted by chance) on two
+    const d = diagnose(run({ a1: lines, a2: lines }), options, [s19]);
+    expect(d.matches.map((m) => [m.id, m.hits, m.size])).toEqual([["s19", 2, 2]]);
+  });
+
   it("sees the same missing and added paths in any order, and errors with no path as such", () => {
     const expected = ["$.tags[0]", "$.tags[2]"];
     const s17 = print("s17", { a1: [verdict("invalid", "invalid"), paths(["$.tags", "$.tags"], expected)], a2: [verdict("invalid", "invalid"), paths(["$.x", "$.y"], ["$.x[1]", "$.y"])] }, 10);

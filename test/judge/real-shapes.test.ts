@@ -29,7 +29,7 @@ const GO_HOME = join(tmpdir(), "tool-conformance-go");
 const { TOOLREG_BUG: _bug, GORACE: _race, ...inherited } = process.env;
 const GO_ENV = { ...inherited, GOTOOLCHAIN: "local", GOPROXY: "off", GOFLAGS: "", GOWORK: "off", GOCACHE: join(GO_HOME, "cache"), GOPATH: join(GO_HOME, "path"), CGO_ENABLED: "1" };
 
-const FIXTURES = ["go-map-order", "python-no-paths", "python-discovery-order", "python-jsonschema", "python-crashes", "python-validates-nothing", "python-duplicates-shadow", "python-discovery-other", "python-first-additional"] as const;
+const FIXTURES = ["go-map-order", "python-no-paths", "python-discovery-order", "python-jsonschema", "python-crashes", "python-validates-nothing", "python-duplicates-shadow", "python-discovery-other", "python-first-additional", "python-discovery-required-first"] as const;
 type Fixture = (typeof FIXTURES)[number];
 /** The default options, then the same behaviour scored with every tier, then at the verdict level. */
 const RUNS = { defaults: [], "tier-all": ["--tier", "all", "--min-score", "0"], verdict: ["--level", "verdict", "--min-score", "0"] } as const;
@@ -93,7 +93,7 @@ beforeAll(async () => {
   subjects["python-discovery-order"] = python("python-discovery-order/toolreg.py");
   subjects["python-jsonschema"] = python("python-jsonschema/toolreg.py");
   subjects["python-crashes"] = python("python-crashes/toolreg.py");
-  for (const shape of ["python-validates-nothing", "python-duplicates-shadow", "python-discovery-other", "python-first-additional"] as const) subjects[shape] = python(`${shape}/toolreg.py`);
+  for (const shape of ["python-validates-nothing", "python-duplicates-shadow", "python-discovery-other", "python-first-additional", "python-discovery-required-first"] as const) subjects[shape] = python(`${shape}/toolreg.py`);
 
   // 27 runs, two at a time (each already runs two sessions)
   const queue = FIXTURES.flatMap((fixture) => (Object.keys(RUNS) as RunName[]).map((run) => [fixture, run] as const));
@@ -233,6 +233,16 @@ describe("python-discovery-other: errors in the order another walk finds them (k
     expect([...named(report("python-discovery-other"))]).toEqual(["s19"]);
     expect(report("python-discovery-other").diagnosis.matches[0]!.rows).toContain("example/registry/four-errors-then-corrected");
     expect(unexplained("python-discovery-other")).toEqual([DOLLAR]);
+  });
+});
+
+describe("python-discovery-required-first: errors in a walk's order that is sometimes sorted (its only bug beside Python's $)", () => {
+  it("is named s19 and nothing else: a row its walk happens to get right is no evidence either way, and any wrong order of its own shows it", () => {
+    const graded = report("python-discovery-required-first");
+    expect([...named(graded)]).toEqual(["s19"]);
+    const match = graded.diagnosis.matches[0]!;
+    expect(match.hits).toBe(match.size);
+    expect(unexplained("python-discovery-required-first")).toEqual([DOLLAR]);
   });
 });
 

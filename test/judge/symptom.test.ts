@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { crashIn, type Check } from "../../src/run/run-row.js";
-import { evidenceOf, extraWays, isOrderOnly, isReordered, isRunOnText, isToldOnly, ranNoneThere, ranOtherwise, showsExactly, showsSame, type Failure } from "../../src/judge/symptom.js";
+import { evidenceOf, extraWays, isReordered, isRunOnText, isToldOnly, ranNoneThere, ranOtherwise, showsExactly, showsSame, type Failure } from "../../src/judge/symptom.js";
 
 // A symptom: how a mutant's failure on a row shows in another implementation's answers there,
 // by its sense rather than its text.
@@ -218,15 +218,13 @@ describe("showsExactly", () => {
   });
 });
 
-describe("isOrderOnly", () => {
-  it("is true when every failure is the right items in a wrong order", () => {
-    expect(isOrderOnly([failure("paths", "p", ["$", "$.a"], ["$.a", "$"])])).toBe(true);
-    expect(isOrderOnly([failure("paths", "p", ["$", "$.a"], ["$.a", "$"]), failure("messages", "m", ["x", "y"], ["y", "x"])])).toBe(true);
-    expect(isOrderOnly([failure("paths", "p", ["$", "$.a"], ["$.a", "$"]), failure("messages", "m", ["x", "y"], ["y"])])).toBe(false);
-    expect(isOrderOnly([failure("paths", "p", ["$", "$.a"], ["$.a"])])).toBe(false);
-    expect(isOrderOnly([failure("verdict", "v", "valid", "invalid")])).toBe(false);
-    expect(isOrderOnly([failure("verdict", "v", ["a"], "a")])).toBe(false);
-    expect(isOrderOnly([failure("verdict", "v", "ab", ["b", "a"])])).toBe(false);
+describe("isReordered over several failures", () => {
+  it("is true only when every failure is the right items in a wrong order", () => {
+    expect(isReordered([failure("paths", "p", ["$", "$.a"], ["$.a", "$"]), failure("messages", "m", ["x", "y"], ["y", "x"])])).toBe(true);
+    expect(isReordered([failure("paths", "p", ["$", "$.a"], ["$.a", "$"]), failure("messages", "m", ["x", "y"], ["y"])])).toBe(false);
+    expect(isReordered([failure("verdict", "v", "valid", "invalid")])).toBe(false);
+    expect(isReordered([failure("verdict", "v", ["a"], "a")])).toBe(false);
+    expect(isReordered([failure("verdict", "v", "ab", ["b", "a"])])).toBe(false);
   });
 });
 
