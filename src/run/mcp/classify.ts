@@ -16,8 +16,26 @@ export interface Classed {
   partly?: boolean;
 }
 
-/** A tool's own failure, not a refusal: an exception's name, a stack frame, a traceback, a panic, a failed file or network call. */
-export const FAILURE_MARKERS = /\b(TypeError|ReferenceError|RangeError|SyntaxError|EvalError)\b|cannot read propert|is not a function|is not defined|undefined is not|null is not|\bat \S+ \(.*:\d+:\d+\)|Traceback \(most recent call last\)|\bpanic:|\bENOENT\b|\bEACCES\b|\bECONNREFUSED\b|fetch failed|\bEAI_AGAIN\b|\bENOTFOUND\b|\bETIMEDOUT\b|\bECONNRESET\b|socket hang up/i;
+/**
+ * A tool's own failure, not a refusal: an exception's name, a stack frame, a traceback, a panic, a
+ * failed file, network or subprocess call (Node's, Python's, Go's and the C library's words for them).
+ */
+export const FAILURE_MARKERS = new RegExp(
+  [
+    String.raw`\b(TypeError|ReferenceError|RangeError|SyntaxError|EvalError)\b`,
+    String.raw`\b(AttributeError|KeyError|IndexError|NameError|UnboundLocalError|ZeroDivisionError|OSError|FileNotFoundError|PermissionError|IsADirectoryError|NotADirectoryError|BrokenPipeError|ConnectionError|ConnectionRefusedError|ConnectionResetError|CalledProcessError)\b`,
+    "cannot read propert|is not a function|is not defined|undefined is not|null is not",
+    String.raw`\bat \S+ \(.*:\d+:\d+\)|Traceback \(most recent call last\)|\bpanic:`,
+    String.raw`\bE(NOENT|ACCES|PERM|ROFS|EXIST|ISDIR|NOTDIR|NOTEMPTY|NOSPC|MFILE|PIPE|CONNREFUSED|CONNRESET|CONNABORTED|NETUNREACH|HOSTUNREACH|ADDRNOTAVAIL|TIMEDOUT|NOTFOUND|AI_AGAIN)\b`,
+    // Node's own error codes for a call of its API gone wrong (ERR_INVALID_ARG_TYPE from fs inside a handler), none a validator's
+    String.raw`\bERR_(INVALID_ARG_TYPE|INVALID_ARG_VALUE|OUT_OF_RANGE|INVALID_URL|STRING_TOO_LONG|UNHANDLED_REJECTION|(FS|CHILD_PROCESS|SOCKET|STREAM|HTTP|TLS)_[A-Z_]+)\b`,
+    "fetch failed|socket hang up|no such host|connection refused|network is unreachable|name or service not known|temporary failure in name resolution",
+    "no such file or directory|permission denied|read-only file system|executable file not found|command not found",
+    // a subprocess that ran and failed: Node's execSync/execFile, Python's subprocess, Go's os/exec
+    String.raw`command failed|exited with code \d+|exit (status|code) \d+|returned non-zero exit status`,
+  ].join("|"),
+  "i",
+);
 
 /** Words of a refusal of arguments. */
 export const REFUSAL_MARKERS = /invalid|validation|required|expected|\bmust\b|\bshould\b|not allowed|unrecogni[sz]ed|unexpected|unknown (key|propert|field|argument|param)|additional propert|not one of|too (small|big|long|short)|at (least|most)|greater than|less than|missing|\benum\b|schema|not a valid|not found|unknown tool|no such tool|does not exist/i;
@@ -35,6 +53,11 @@ export function saysError(text: string): boolean {
   }
 }
 
+/** A normal result that opens with a refusal's word ("Unknown operation: …", "Invalid days"): a handler's own check, told as a result. */
+export function opensRefusing(text: string): boolean {
+  return /^\s*(unknown|invalid|missing|unsupported|unrecogni[sz]ed|illegal|bad)\b/i.test(text);
+}
+
 /** Whether `text` mentions the first token of one of the alternatives (the property, for an element's error). */
 export function namesPart(text: string, alternatives: readonly (readonly string[])[]): boolean {
   return alternatives.some((tokens) => tokens.length > 1 && mentions(text, tokens[0]!));
@@ -45,12 +68,36 @@ export function names(text: string, alternatives: readonly (readonly string[])[]
   return alternatives.some((tokens) => tokens.length > 0 && tokens.every((token) => mentions(text, token)));
 }
 
+/** Other words a refusal uses for "object" (the arguments' own type): zod says record, Python dict. */
+const OBJECT_WORDS = ["object", "record", "dict", "dictionary", "mapping"];
+
+/**
+ * Whether `text` mentions `token` as a whole word, in any case, and inside JSON-escaped text too
+ * (`path: [\"id\"]`). An index is a number not inside a longer one. A name of one or two letters
+ * ("a", "id") is a word of any sentence: it names a property only quoted, in a path, opening a
+ * line before a colon (`id: Invalid input`), after "property", "field", "key", "argument" or
+ * "parameter", or as zod writes it, `at a` ending a line or a clause.
+ */
 function mentions(text: string, token: string): boolean {
+  if (token === "object") return OBJECT_WORDS.some((word) => wholeWord(text, word));
   const escaped = token.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
   if (/^\d+$/.test(token)) return new RegExp(`(?<![0-9])${escaped}(?![0-9])`, "u").test(text);
-  // a name of one or two letters ("a", "id") is a word of any sentence: only quoted or in a path does it name a property
-  if (token.length <= 2) return new RegExp(`(?<=["'\`.\\[/])${escaped}(?=["'\`\\]:./[])|(?<=\\bat )${escaped}(?=$|[\\n,;)])`, "u").test(text);
-  return new RegExp(`(?<![A-Za-z0-9_])${escaped}(?![A-Za-z0-9_])`, "u").test(text);
+  if (token.length <= 2) {
+    const forms = [
+      // quoted or in a path; a backslash before the closing quote is JSON's escape (`[\"id\"]`)
+      String.raw`(?<=["'${"`"}.\[/])${escaped}(?=["'${"`"}\]:./[\\])`,
+      String.raw`(?<=^[ \t]*|\n[ \t]*)${escaped}(?=:)`,
+      String.raw`(?<=\b(?:property|field|key|argument|parameter|param)s?:? )${escaped}(?![A-Za-z0-9_])`,
+      String.raw`(?<=\bat )${escaped}(?=$|[\n,;)])`,
+    ];
+    return new RegExp(forms.join("|"), "iu").test(text);
+  }
+  return wholeWord(text, token);
+}
+
+function wholeWord(text: string, token: string): boolean {
+  const escaped = token.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+  return new RegExp(`(?<![A-Za-z0-9_])${escaped}(?![A-Za-z0-9_])`, "iu").test(text);
 }
 
 /** The text content of a tools/call result: its text items joined by newlines, else its JSON. */
@@ -100,6 +147,7 @@ export function classify(answer: Answer, expected: readonly (readonly string[])[
         return { verdict: "cannot tell", text, rule: "isError with neither a refusal's words nor a failure's" };
       }
       if (saysError(text)) return { verdict: "unreadable refusal", text, rule: "a normal result that says error" };
+      if (opensRefusing(text) && names(text, expected)) return { verdict: "unreadable refusal", text, rule: "a normal result opening with a refusal's word, naming the argument" };
       return { verdict: "ran", text, rule: "a normal result" };
     }
   }

@@ -83,3 +83,60 @@ describe("what naming the argument takes", () => {
     expect(saysError("no errors found")).toBe(false);
   });
 });
+
+// Texts real servers sent, each replayed by hand: the tool ran (a subprocess, the file system, the network) or refused.
+describe("a tool's own failure in the words of a subprocess or the operating system", () => {
+  test.each([
+    ["Command failed: kubectl get node\nerror: the server doesn't have a resource type \"node\""],
+    ["process exited with code 1"],
+    ['TypeError [ERR_INVALID_ARG_TYPE]: The "data" argument must be of type string or an instance of Buffer. Received undefined'],
+    ["The \"data\" argument must be of type string. Received undefined (ERR_INVALID_ARG_TYPE)"],
+    ["connect ECONNREFUSED 127.0.0.1:5432"],
+    ["connect ENETUNREACH 10.0.0.1:443"],
+    ["Error: EROFS: read-only file system, open '/data/x.json'"],
+    ["dial tcp: lookup api.example.invalid: no such host"],
+    ["exec: \"gh\": executable file not found in $PATH"],
+    ["Command 'git' returned non-zero exit status 128."],
+    ["FileNotFoundError: [Errno 2] No such file or directory: 'notes/a.md'"],
+    ["exit status 2"],
+  ])("%s: ran, then failed", (text) => {
+    expect(classify(result(text, true), days).verdict).toBe("ran, then failed");
+    expect(classify(rpcError(-32603, text), days).verdict).toBe("ran, then failed");
+  });
+  test("a validator's own codes and words are not a failure of the tool", () => {
+    expect(classify(result("FST_ERR_VALIDATION: body/days must be integer", true), days).verdict).toBe("refused");
+    expect(classify(result("Invalid arguments: days must be a number", true), days).verdict).toBe("refused");
+  });
+  test("a refusal a handler returns as a normal result, opening with a refusal's word and naming the argument, is an unreadable refusal", () => {
+    expect(classify(result("Unknown operation: tool-conformance-not-listed"), [["operation"]])).toMatchObject({ verdict: "unreadable refusal", rule: "a normal result opening with a refusal's word, naming the argument" });
+    expect(classify(result("Invalid days: must be 1 to 16"), days).verdict).toBe("unreadable refusal");
+    // a tool that ran on the rest of its arguments and answers of its own business: ran
+    expect(classify(result("Unknown city: a"), [["tool_conformance_extra"]]).verdict).toBe("ran");
+  });
+});
+
+describe("naming the argument in the server's own forms", () => {
+  test("a name of one or two letters opening a line before a colon (zod's issues as the SDK joins them)", () => {
+    expect(names("id: Invalid input: expected string, received number", [["id"]])).toBe(true);
+    expect(names("Input validation error:\n  k: Required", [["k"]])).toBe(true);
+    expect(names("ok: the value was refused", [["id"]])).toBe(false);
+  });
+  test("after property, field, key, argument or parameter", () => {
+    expect(names("Unrecognized key k", [["k"]])).toBe(true);
+    expect(names("missing required parameter: id", [["id"]])).toBe(true);
+    expect(names("a parameter is missing", [["a"]])).toBe(false);
+  });
+  test("in any case", () => {
+    expect(names("Command must be an array", [["command"]])).toBe(true);
+    expect(names("ID: expected string", [["id"]])).toBe(true);
+  });
+  test("inside JSON-escaped text", () => {
+    expect(names('MCP error -32602: [{\\"path\\": [\\"id\\"], \\"message\\": \\"Required\\"}]', [["id"]])).toBe(true);
+    expect(names('{\\"path\\":[\\"tags\\",1]}', [["tags", "1"]])).toBe(true);
+  });
+  test("record and dict for object", () => {
+    expect(names("Invalid input: expected record, received array", [["object"]])).toBe(true);
+    expect(names("arguments must be a dict", [["object"]])).toBe(true);
+    expect(names("arguments must be given", [["object"]])).toBe(false);
+  });
+});
