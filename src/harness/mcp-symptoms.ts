@@ -20,6 +20,8 @@ interface McpSymptom {
   rows: (row: RowResult) => boolean;
   /** How it shows there: one answer for all its rows, or one a row. */
   evidence: Failure[] | ((row: RowResult) => Failure[]);
+  /** A tool that ran on arguments its schema refuses: each such row is harm, named on the rows that show it, whatever its share. */
+  harm?: true;
 }
 
 const isCall = (row: RowResult) => row.id.startsWith("mcp/");
@@ -32,15 +34,17 @@ const refusedValid: Failure[] = [{ level: "verdict", what: WHAT.accepted, expect
 const unnamed: Failure[] = [{ level: "paths", what: WHAT.named, expected: { named: true }, actual: { named: false } }];
 
 export const MCP_SYMPTOMS: readonly McpSymptom[] = [
-  { id: "s10", symptom: "the tool runs on arguments its own inputSchema refuses", rows: isArgumentCall, evidence: ran },
-  { id: "s06", symptom: "a call without a required property runs the tool", rows: (row) => row.rule === "mcp/required", evidence: ran },
-  { id: "s07", symptom: "a property outside properties gets through additionalProperties: false (stripped or ignored): the tool runs", rows: (row) => row.rule === "mcp/additionalProperties", evidence: ran },
+  { id: "s10", symptom: "the tool runs on arguments its own inputSchema refuses", rows: isArgumentCall, evidence: ran, harm: true },
+  { id: "s06", symptom: "a call without a required property runs the tool", rows: (row) => row.rule === "mcp/required", evidence: ran, harm: true },
+  { id: "s07", symptom: "a property outside properties gets through additionalProperties: false (stripped or ignored): the tool runs", rows: (row) => row.rule === "mcp/additionalProperties", evidence: ran, harm: true },
   {
     id: "s01",
     title: "numbers judged by their text",
     symptom: 'the string "3" passes where an integer is wanted (coerced), or, with --mcp-run, 3.0 is refused as an integer',
     rows: (row) => row.id.includes("/integer-as-string/") || row.rule === "mcp-accept/type/integer",
     evidence: (row) => (isAccept(row) ? refusedValid : ran),
+    // either half is the pitfall: a server right on 3.0 still coerces "3"
+    harm: true,
   },
   { id: "s05", symptom: "with --mcp-run: a value equal to minimum or maximum is refused (bounds treated as exclusive)", rows: (row) => row.rule === "mcp-accept/minimum" || row.rule === "mcp-accept/maximum", evidence: refusedValid },
   { id: "s03", symptom: "with --mcp-run: a string of maxLength astral characters is refused (counted in UTF-16 units)", rows: (row) => row.rule === "mcp-accept/maxLength", evidence: refusedValid },
@@ -63,6 +67,6 @@ export function mcpFingerprints(results: readonly RowResult[]): Fingerprint[] {
     const mutant = catalog.get(s.id);
     const rows = results.filter(s.rows);
     if (!mutant || rows.length === 0) return [];
-    return [{ id: s.id, pitfall: mutant.pitfall, title: s.title ?? mutant.title, symptom: s.symptom, answers: Object.fromEntries(rows.map((row) => [row.id, typeof s.evidence === "function" ? s.evidence(row) : s.evidence])) }];
+    return [{ id: s.id, pitfall: mutant.pitfall, title: s.title ?? mutant.title, symptom: s.symptom, answers: Object.fromEntries(rows.map((row) => [row.id, typeof s.evidence === "function" ? s.evidence(row) : s.evidence])), ...(s.harm ? { harm: true } : {}) }];
   });
 }

@@ -29,7 +29,9 @@ import { DEFAULT_WEIGHTS } from "./weighting.js";
 //   share = hits / rows
 //
 // A pitfall is named only on strong evidence: share ≥ 3/4, and two rows at least when it could be
-// judged on two (a row set aside above does not lower that bar). Candidates are ranked exact matches first, then by share, then by hits; walking
+// judged on two (a row set aside above does not lower that bar); one whose every row is harm on its
+// own (fingerprint.harm: a tool that ran on invalid arguments) on those two rows, whatever its share.
+// Candidates are ranked exact matches first, then by share, then by hits; walking
 // that ranking, one is kept only if it shows on a row no kept one showed on, so a subject with two
 // bugs gets both named and a symptom nested in a bigger one is not named twice. Mutants with the
 // very same fingerprint on this run are listed together. Anything weaker is at most "closest".
@@ -57,6 +59,12 @@ export interface Fingerprint extends MutantInfo {
    * named, the failing rows of these that show the same are its own too.
    */
   wider?: Readonly<Record<string, Failure[]>>;
+  /**
+   * Each row showing it is harm on its own (a tool of an MCP server that ran on arguments its schema
+   * refuses): it is named on the rows that show it, whatever its share, and beside any other named
+   * on the same rows, since each says what to fix.
+   */
+  harm?: boolean;
 }
 
 export interface Match extends MutantInfo {
@@ -168,15 +176,21 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
   const scored = fingerprints.map((fp) => judge(fp, answered, failSet));
   // strong evidence: three quarters of the rows it is judged on, and two at least when it could have been judged on two
   const candidates = scored
-    .filter((s) => s.share >= MIN_SHARE && s.hits >= Math.min(2, s.could))
+    .filter((s) => (s.fp.harm === true || s.share >= MIN_SHARE) && s.hits >= Math.min(2, s.could))
     .sort((a, b) => Number(b.exact) - Number(a.exact) || b.share - a.share || b.hits - a.hits || a.fp.id.localeCompare(b.fp.id));
 
   // a candidate alike another (the same fingerprint) shows on the same rows: it is never kept apart
   const shown = new Set<string>();
   const matches: Match[] = [];
-  for (const c of candidates) {
+  const kept: Judged[] = [];
+  // harm nested in another is named beside it, unless that one is harm too and says it all: its rows hold
+  // the nested one's, and it shows on three quarters of them (a server that validates nothing is not also told each rule)
+  const saysAll = (big: Judged, small: Judged) => big !== small && big.fp.harm === true && big.share >= MIN_SHARE && Object.keys(small.fp.answers).every((id) => id in big.fp.answers);
+  const named = candidates.filter((c) => !(c.fp.harm === true && candidates.some((big) => saysAll(big, c) && big.key !== c.key)));
+  for (const c of named) {
     const fresh = c.showing.filter((id) => !shown.has(id));
-    if (fresh.length === 0) continue;
+    if (fresh.length === 0 && (c.fp.harm !== true || kept.some((k) => k.key === c.key))) continue;
+    kept.push(c);
     for (const id of fresh) shown.add(id);
     // true counts: what it explains is failing rows (a row shown only beyond the scored level or tiers is not one)
     const alike = candidates.filter((o) => o !== c && o.key === c.key).map((o) => o.fp.id);
@@ -192,7 +206,9 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
     c.showing.push(...more);
     fresh.push(...more);
     c.rules = [...new Set([...c.rules, ...more.map((id) => answered.get(id)!.rule)])];
-    matches.push(matchOf(c, alike, fresh.filter((id) => failSet.has(id)).length, failSet.size));
+    // harm is named beside the others on the same rows, and explains them all the same
+    const explained = c.fp.harm === true ? c.showing : fresh;
+    matches.push(matchOf(c, alike, explained.filter((id) => failSet.has(id)).length, failSet.size));
   }
 
   const unexplained = failing.filter((id) => !shown.has(id));
@@ -303,6 +319,7 @@ function judge(fp: Fingerprint, answered: ReadonlyMap<string, RowResult>, failSe
     const checks = answered.get(id)!.checks;
     if (showsSame(fp.answers[id]!, checks)) return true;
     const own = evidenceOf(checks);
+    // Stryker disable next-line ConditionalExpression: of an order pitfall, a row the subject passes is no evidence, never judged here
     return orderOnly && own !== undefined && isReordered(own);
   };
   const visible = (id: string) => !masked(fp.answers[id]!, answered.get(id)!.checks) || shows(id);

@@ -523,6 +523,38 @@ describe("diagnose: when faults come together", () => {
   });
 });
 
+describe("diagnose: harm is named on the rows that show it", () => {
+  const harmful = (print_: Fingerprint): Fingerprint => ({ ...print_, harm: true });
+
+  it("names a pitfall whose every row is harm on two rows, whatever its share; the same fingerprint without harm it does not", () => {
+    expect(named(run(["a1", "a2"]), [harmful(s01)])).toEqual(["s01"]);
+    expect(named(run(["a1", "a2"]), [s01])).toEqual([]);
+  });
+
+  it("still wants two rows where it could be judged on two", () => {
+    expect(named(run(["a1"]), [harmful(s01)])).toEqual([]);
+    expect(diagnose(run(["a1"]), options, [harmful(s01)]).closest?.id).toBe("s01");
+  });
+
+  it("names harm beside another pitfall on the same rows, each explaining them", () => {
+    const d = diagnose(run(["a1", "a2"]), options, [harmful(s01), harmful(s09)]);
+    expect(d.matches.map((m) => [m.id, m.explains])).toEqual([["s09", 2], ["s01", 2]]);
+    expect(d.unexplained).toEqual([]);
+    // without harm, the one nested inside is the only one named
+    expect(named(run(["a1", "a2"]), [s01, s09])).toEqual(["s09"]);
+  });
+
+  it("does not also name the harm nested in one that says it all (three quarters of its rows, holding the nested one's)", () => {
+    // the nested one ranks first (all of its rows), the one holding it shows on 3 of 4
+    expect(named(run(["a1", "a2", "a3"]), [harmful(s01), harmful(s09)])).toEqual(["s01"]);
+    // one that holds it but is no harm leaves it named
+    expect(named(run(["a1", "a2", "a3"]), [s01, harmful(s09)])).toEqual(["s09", "s01"]);
+    // nor does one that holds only part of its rows
+    const s05 = harmful(print("s05", ["a1", "a2", "a3", "b1"]));
+    expect(named(run(["a1", "a2", "a3", "b1", "b2"]), [s05, harmful(s02)]).sort()).toEqual(["s02", "s05"]);
+  });
+});
+
 describe("diagnose: an order pitfall takes its rows", () => {
   const order = (expected: string[], actual: string[]): Check => ({ level: "paths", tier: "core", what: "error paths in order", expected, actual, pass: JSON.stringify(actual) === JSON.stringify(expected) });
   const text = (expected: string, actual: string): Check => ({ level: "messages", tier: "core", what: "content", expected, actual, pass: expected === actual });

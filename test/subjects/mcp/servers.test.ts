@@ -49,7 +49,8 @@ describe("scoring MCP servers over stdio", () => {
   test("McpServer with zod that strips unknown keys and coerces numbers: s07 and s01", async () => {
     const { report, runs } = await scored("zod-server.mjs");
     expect(named(report)).toEqual(expect.arrayContaining(["s07", "s01"]));
-    expect(named(report)).not.toContain("s10");
+    // its tools ran on invalid calls: s10 beside the rules that let them through
+    expect(named(report)).toContain("s10");
     expect(answerOf(report, "mcp/get_weather/extra-property")).toBe("ran");
     // the stripped key never reached the tool, the coerced number did, as a number
     expect(runs).toContainEqual({ tool: "get_weather", args: { city: "a" } });
