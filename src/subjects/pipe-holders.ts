@@ -1,25 +1,22 @@
 import { readdirSync, readlinkSync } from "node:fs";
-import type { Stream } from "node:stream";
 
 // A process that left its group (setsid) keeps whatever descriptors it inherited: holding a child's
 // stdout, it keeps our end of the pipe open, and with it the harness alive after its report. Killing
 // the group cannot reach it; on Linux /proc tells who holds a pipe (a descriptor linked to
-// `pipe:[INODE]`), so each holder of one of our pipes is found and killed. Elsewhere nothing is
+// `pipe:[INODE]`, or `socket:[INODE]` for the socket pairs Node spawns with), so each holder of one of our pipes is found and killed. Elsewhere nothing is
 // found, and destroying our ends of the pipes still lets the harness exit.
 
-/** The pipe inodes of these streams' descriptors in this process (Linux; empty elsewhere). */
-export function pipeInodes(streams: readonly (Stream | null | undefined)[]): string[] {
-  const inodes: string[] = [];
-  for (const stream of streams) {
-    const fd = (stream as { _handle?: { fd?: unknown } } | null | undefined)?._handle?.fd;
-    if (typeof fd !== "number" || fd < 0) continue;
-    const link = linkOf(`/proc/self/fd/${fd}`);
-    if (link?.startsWith("pipe:[")) inodes.push(link);
-  }
-  return inodes;
+/**
+ * The inodes of the child's ends of its stdio (Linux; empty elsewhere), read right after spawn. Node
+ * makes stdio pipes as socket pairs, whose two ends have inodes of their own: the child's ends are
+ * the ones a process it started inherits.
+ */
+export function pipeInodes(pid: number | undefined, fds: readonly number[]): string[] {
+  if (pid === undefined) return [];
+  return fds.map((fd) => linkOf(`/proc/${pid}/fd/${fd}`) ?? "").filter((link) => link.startsWith("pipe:[") || link.startsWith("socket:["));
 }
 
-/** Kills (SIGKILL) every other process holding one of these pipes; returns their pids. */
+/** Kills (SIGKILL) every process but this one holding one of these pipes; returns their pids. */
 export function killPipeHolders(inodes: readonly string[]): number[] {
   if (inodes.length === 0) return [];
   const wanted = new Set(inodes);

@@ -67,7 +67,7 @@ export class Child {
     const { stdin, stderr } = this.process;
     const stdout = this.process.stdio[plan.stdoutFd] as Readable;
     // our pipes' identities, taken while they are open: whoever still holds one at the end is killed
-    const pipes = pipeInodes(this.process.stdio);
+    const pipes = pipeInodes(this.process.pid, stdio.flatMap((kind, fd) => (kind === "pipe" ? [fd] : [])));
     stdin!.on("error", () => {}); // EPIPE after a crash: the exit says what happened
     stdout!.on("data", (chunk: Buffer) => this.onStdout(chunk));
     // a process that closes stdout and lives on can never answer: say so now, not at the timeout

@@ -31,7 +31,7 @@ export function stdioTransport(command: string, options: StdioOptions = {}): Tra
   const child: ChildProcess = spawn(plan.file, plan.args, { shell: plan.shell, detached: true, stdio, cwd: plan.cwd, env: plan.env });
   const stdout = child.stdio[plan.stdoutFd] as Readable;
   // our pipes' identities, taken while they are open: whoever still holds one at the end is killed
-  const pipes = pipeInodes(child.stdio);
+  const pipes = pipeInodes(child.pid, stdio.flatMap((kind, fd) => (kind === "pipe" ? [fd] : [])));
   // the sandbox's status is not read here (a crash is told by the stream): drained, so it never holds the close
   if (plan.statusFd !== undefined) (child.stdio[plan.statusFd] as Readable | null)?.resume();
   const ended = (how: string) => {
