@@ -118,4 +118,22 @@ describe("score interrupted", () => {
     expect(tty.lastIndexOf("\x1b[?25h")).toBeGreaterThan(hidden);
     expect(tty).toMatch(/tool-conformance: interrupted \(SIGINT\): \d+ of \d+ rows answered, reports of them written/);
   });
+
+  it.runIf(hasScript)("Ctrl-C during the diagnosis of a --fresh run (after the progress bar): the interrupted report, no FLAGGED line, exit 130", { timeout: 240_000 }, async () => {
+    const out = fresh();
+    const q = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+    const command = [process.execPath, MAIN, "score", "mutant:s06", "--tier", "all", "--fresh", "5000", "--seed", "7", "--out", out, "--reporter", "json,html"].map(q).join(" ");
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: PACKAGE_ROOT, env: { ...process.env, NO_COLOR: "1", CI: "" } });
+    let tty = "";
+    child.stdout.on("data", (d: Buffer) => (tty += d.toString()));
+    // the rows are done when the bar is gone (its cursor shown again): the diagnosis runs then
+    await until(() => tty.includes("\x1b[?25l") && tty.lastIndexOf("\x1b[?25h") > tty.indexOf("\x1b[?25l"));
+    child.stdin.write("\x03");
+    expect(await new Promise((r) => child.once("exit", r)), tty).toBe(130);
+    expect(tty).toMatch(/tool-conformance: interrupted \(SIGINT\): \d+ of \d+ rows answered, reports of them written/);
+    const report = readFileSync(join(out, "report.interrupted.jsonl"), "utf8");
+    expect(report).toContain("no diagnosis: the run was interrupted");
+    expect(readFileSync(join(out, "report.html"), "utf8")).not.toContain("FLAGGED");
+    expect(report).not.toContain("far below");
+  });
 });
