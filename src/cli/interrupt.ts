@@ -34,3 +34,11 @@ export function onInterrupt(): { signal: AbortSignal; done(): void } {
 export function restoreTerminal(): void {
   if (process.stderr.isTTY) process.stderr.write("\x1b[?25h");
 }
+
+/** A signal that came while a whole run's reports were written: they are whole, the exit code is the signal's. */
+export function interruptedWhileWriting(signal: AbortSignal): number | undefined {
+  if (!signal.aborted) return undefined;
+  const name = String(signal.reason);
+  process.stderr.write(`tool-conformance: interrupted (${name}) while the reports were written: they are whole\n`);
+  return SIGNAL_CODES[name] ?? 130;
+}

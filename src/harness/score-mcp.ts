@@ -25,8 +25,10 @@ export interface McpOptions {
   filters?: string[];
   /** Each request's timeout, ms (default 5,000): past it, the call is classed hung. */
   timeoutMs?: number;
-  /** initialize's timeout, ms (default 60,000: npx may install the server first). */
+  /** The first initialize's timeout, ms (default 60,000: npx may install the server first); a restart's initialize is held to timeoutMs. */
   startTimeoutMs?: number;
+  /** The whole run's time limit, ms: past it, the rows not answered are errored with that cause. */
+  budgetMs?: number;
   label?: string;
   weighting?: Weighting;
   flags?: readonly string[];
@@ -52,9 +54,16 @@ export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}):
   const startedAt = new Date();
   let run: McpRun;
   try {
-    run = await runMcp(endpoint, { ...scoring, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}), ...(options.filters ? { filters: options.filters } : {}), ...(options.signal ? { signal: options.signal } : {}), ...(options.onResult ? { onResult: options.onResult } : {}), ...(options.run?.length ? { run: options.run } : {}) });
+    run = await runMcp(endpoint, { ...scoring, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}), ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}), ...(options.filters ? { filters: options.filters } : {}), ...(options.signal ? { signal: options.signal } : {}), ...(options.onResult ? { onResult: options.onResult } : {}), ...(options.run?.length ? { run: options.run } : {}) });
   } catch (error) {
     if (!(error instanceof SubjectError)) throw error;
+    if (options.signal?.aborted) {
+      // the signal stopped the server while it started: nothing was answered
+      const signal = String(options.signal.reason);
+      const report = buildStoppedReport({ ...scoring, profile: "ag02", filters, corpusRows: 1, label, rows: [START_ROW], startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped: { cause: `interrupted (${signal})`, interrupted: signal, answered: 0 }, ...(options.flags ? { flags: options.flags } : {}) });
+      for (const row of report.rows) row.repro = { why: START_ROW.why };
+      return report;
+    }
     const cause = oneLine(error.message);
     const stopped = { cause, ...(error.stderr ? { stderr: error.stderr.slice(-4_000) } : {}) };
     // one row stands for the server's: a server that never answered scores 0, not 100% of nothing
@@ -62,34 +71,59 @@ export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}):
     for (const row of report.rows) row.repro = { why: START_ROW.why };
     throw new SubjectStoppedError(cause, report);
   }
-  if (options.filters?.length && run.results.length === 0) throw new UsageError(`--filter ${options.filters.map((f) => JSON.stringify(f)).join(", ")} matches no row of this server (ids look like mcp/TOOL/missing-required/NAME, mcp-accept/TOOL/integer-3.0/NAME, mcp-list/stable; * matches any text)`);
-  const { hello } = run;
-  const version = `MCP ${hello.protocolVersion}${hello.offered ? "" : ` (not one offered: ${PROTOCOL_VERSIONS.join(", ")})`}`;
-  const asRun: Run = {
-    label,
-    hello: { ready: true, version: 0, implementation: { name: hello.serverInfo.name, language: version, ...(hello.serverInfo.version ? { version: hello.serverInfo.version } : {}) }, profiles: ["ag02"], capabilities: ["mcp"] },
-    results: run.results,
-    startedAt: run.startedAt,
-    finishedAt: run.finishedAt,
-    ms: run.ms,
-    ...(run.stderr ? { stderr: run.stderr } : {}),
-  };
-  const scores = score(run.results, scoring);
-  let diagnosis = diagnose(run.results, scoring, options.diagnosis === false ? [] : mcpFingerprints(run.results));
-  if (options.diagnosis === false && diagnosis.failing > 0) diagnosis = { ...diagnosis, matches: [], unexplained: failingIds(run.results, scoring), lines: ["no diagnosis (--no-diagnosis)"] };
-  const flags = [...(options.flags ?? []), `mcp: protocol version ${hello.protocolVersion} (offered ${PROTOCOL_VERSIONS.join(", ")})`, ...run.notes.map((note) => `mcp: ${note}`)];
-  // a signal stopped the run: the rows answered, marked interrupted (never a baseline)
-  const signal = options.signal?.aborted ? String(options.signal.reason) : undefined;
-  const stopped = signal === undefined ? {} : { stopped: { cause: `interrupted (${signal})`, interrupted: signal, answered: run.results.length } };
-  if (signal !== undefined) diagnosis = { ...diagnosis, matches: [], unexplained: failingIds(run.results, scoring), lines: ["no diagnosis: the run was interrupted"] };
-  const report = buildReport(asRun, { ...scoring, profile: "ag02", filters, corpusRows: run.results.length, scores, diagnosis, diagnosed: options.diagnosis !== false && signal === undefined, flags, ...stopped, ...(options.weighting ? { weighting: options.weighting } : {}) });
-  // a failing row shows what was sent and why it should have been refused, and how to rerun it alone
-  const byId = new Map(run.rows.map((row) => [row.id, row]));
-  for (const row of report.rows) {
-    if (row.status === "passed") continue;
-    const source = byId.get(row.id);
-    const sent = run.sent.get(row.id);
-    row.repro = { why: source?.why ?? "", ...(sent ? { steps: [sent] } : {}), ...(options.rerun ? { rerun: `${options.rerun} --filter ${shellQuote(row.id)}` } : {}) };
+  if (options.filters?.length && run.results.length === 0 && run.stopped === undefined) throw new UsageError(`--filter ${options.filters.map((f) => JSON.stringify(f)).join(", ")} matches no row of this server (ids look like mcp/TOOL/missing-required/NAME, mcp-accept/TOOL/integer-3.0/NAME, mcp-list/stable; * matches any text)`);
+  let report: Report;
+  let signal: string | undefined;
+  try {
+    const { hello } = run;
+    const version = `MCP ${hello.protocolVersion}${hello.offered ? "" : ` (not one offered: ${PROTOCOL_VERSIONS.join(", ")})`}`;
+    const asRun: Run = {
+      label,
+      hello: { ready: true, version: 0, implementation: { name: hello.serverInfo.name, language: version, ...(hello.serverInfo.version ? { version: hello.serverInfo.version } : {}) }, profiles: ["ag02"], capabilities: ["mcp"] },
+      results: run.results,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+      ms: run.ms,
+      ...(run.stderr ? { stderr: run.stderr } : {}),
+    };
+    const scores = score(run.results, scoring);
+    let diagnosis = diagnose(run.results, scoring, options.diagnosis === false ? [] : mcpFingerprints(run.results));
+    if (options.diagnosis === false && diagnosis.failing > 0) diagnosis = { ...diagnosis, matches: [], unexplained: failingIds(run.results, scoring), lines: ["no diagnosis (--no-diagnosis)"] };
+    const flags = [...(options.flags ?? []), `mcp: protocol version ${hello.protocolVersion} (offered ${PROTOCOL_VERSIONS.join(", ")})`, ...run.notes.map((note) => `mcp: ${note}`)];
+    // a signal stopped the run: the rows answered, marked interrupted (never a baseline)
+    signal = run.stopped?.interrupted ?? (options.signal?.aborted ? String(options.signal.reason) : undefined);
+    // the budget or an internal failure ended the run: every report says why (rows errored with it)
+    const cause = run.failure ?? run.stopped?.cause;
+    const stopped = signal !== undefined ? { stopped: { cause: `interrupted (${signal})`, interrupted: signal, answered: run.results.length } } : cause !== undefined ? { stopped: { cause } } : {};
+    if (signal !== undefined) diagnosis = { ...diagnosis, matches: [], unexplained: failingIds(run.results, scoring), lines: ["no diagnosis: the run was interrupted"] };
+    report = buildReport(asRun, { ...scoring, profile: "ag02", filters, corpusRows: run.results.length, scores, diagnosis, diagnosed: options.diagnosis !== false && signal === undefined, flags, ...stopped, ...(options.weighting ? { weighting: options.weighting } : {}) });
+    // a failing row shows what was sent and why it should have been refused, and how to rerun it alone
+    const byId = new Map(run.rows.map((row) => [row.id, row]));
+    for (const row of report.rows) {
+      if (row.status === "passed") continue;
+      const source = byId.get(row.id);
+      const sent = run.sent.get(row.id);
+      row.repro = { why: source?.why ?? "", ...(sent ? { steps: [sent] } : {}), ...(options.rerun ? { rerun: `${options.rerun} --filter ${shellQuote(row.id)}` } : {}) };
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    // judging or building the report failed on what the server gave: still a whole report, saying why
+    const cause = `internal error: ${oneLine(error instanceof Error ? error.message : String(error))}`;
+    throw new SubjectStoppedError(cause, stoppedReport(run, cause, { ...scoring, filters, label, startedAt, ...(options.flags ? { flags: options.flags } : {}) }));
   }
+  // a failure of ours ended the run: its whole report, handed over as a server that could not be scored to the end is (exit 3)
+  if (run.failure !== undefined && signal === undefined) throw new SubjectStoppedError(run.failure, report);
   return report;
+}
+
+/** The report of a run whose judging failed: its rows as answered, errored with the cause where none came back. */
+function stoppedReport(run: McpRun, cause: string, context: ScoreOptions & { filters: { ids?: string[] }; label: string; startedAt: Date; flags?: readonly string[] }): Report {
+  const { filters, label, startedAt, flags, ...scoring } = context;
+  const common = { ...scoring, profile: "ag02" as const, filters, label, startedAt: startedAt.toISOString(), ms: Date.now() - startedAt.getTime(), stopped: { cause }, ...(flags ? { flags } : {}) };
+  try {
+    const rows = run.rows.map((row): Row => ({ kind: "compile", id: row.id, section: row.section, tier: row.tier, rule: row.rule, pitfalls: row.pitfalls, why: row.why, schema: {}, expect: { ok: true } }));
+    return buildStoppedReport({ ...common, corpusRows: rows.length + 1, rows: [...rows, START_ROW], answered: new Map(run.results.map((result) => [result.id, result])) });
+  } catch {
+    return buildStoppedReport({ ...common, corpusRows: 1, rows: [START_ROW] });
+  }
 }

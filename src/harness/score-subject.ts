@@ -157,12 +157,26 @@ export async function scoreSubject(spec: SubjectSpec, options: ScoreSubjectOptio
     const diagnosis = { ...base, matches: [], unexplained: failing, lines: ["no diagnosis: the run was interrupted"] };
     return buildReport(run, { ...common, scores, diagnosis, diagnosed: false, stopped: { ...run.stopped, answered: answeredCount() } });
   }
+  // the signal may come while the diagnosis runs (every mutant in-process, for long with --fresh): it is given up, the report is the interrupted one
+  const interruptedReport = () => {
+    const signal = String(options.signal!.reason);
+    const base = diagnose(run.results, scoring, []);
+    const diagnosis = { ...base, matches: [], unexplained: failing, lines: ["no diagnosis: the run was interrupted"] };
+    return buildReport(run, { ...common, scores, diagnosis, diagnosed: false, stopped: { cause: `interrupted (${signal})`, interrupted: signal, answered: answeredCount() } });
+  };
   let diagnosis: Diagnosis = diagnose(run.results, scoring, []);
   let diagnosed = true;
   let flags = options.flags ?? [];
   // a graded run (secret generated cases) is checked for a table of answers whatever --no-diagnosis says
   const graded = (options.secretParts?.length ?? 0) > 0 && generated.length > 0;
-  const prints = diagnosis.failing > 0 && (options.diagnosis !== false || graded) ? await mutantFingerprints({ profile, corpus, generated }) : undefined;
+  let prints: Awaited<ReturnType<typeof mutantFingerprints>> | undefined;
+  try {
+    prints = diagnosis.failing > 0 && (options.diagnosis !== false || graded) ? await mutantFingerprints({ profile, corpus, generated, ...(options.signal ? { signal: options.signal } : {}) }) : undefined;
+  } catch (error) {
+    if (options.signal?.aborted) return interruptedReport();
+    throw error;
+  }
+  if (options.signal?.aborted) return interruptedReport();
   if (prints !== undefined && prints.unavailable === undefined) {
     // generated cases failed where the corpus's rows of the same pitfall pass: a table of answers
     const table = tableFlag(tableSigns(run.results, scoring, prints.fingerprints));
@@ -178,7 +192,8 @@ export async function scoreSubject(spec: SubjectSpec, options: ScoreSubjectOptio
     diagnosed = false;
     diagnosis = { ...diagnosis, matches: [], unexplained: failing, lines: ["no diagnosis (--no-diagnosis)"] };
   }
-  return buildReport(run, { ...common, scores, diagnosis, diagnosed, ...(flags.length ? { flags } : {}), ...(run.stopped ? { stopped: run.stopped } : {}) });
+  const report = buildReport(run, { ...common, scores, diagnosis, diagnosed, ...(flags.length ? { flags } : {}), ...(run.stopped ? { stopped: run.stopped } : {}) });
+  return options.signal?.aborted ? interruptedReport() : report;
 }
 
 /** The name a subject gets in reports when no label is given. */

@@ -33,6 +33,8 @@ export interface FingerprintOptions {
    * (a seed's rows are seen once), and added to the corpus's, so the diagnosis judges them like any row.
    */
   generated?: readonly Row[];
+  /** Aborted: the fingerprints are given up (the reason thrown), none cached. */
+  signal?: AbortSignal;
 }
 
 const CACHE_VERSION = 4;
@@ -52,12 +54,12 @@ export async function mutantFingerprints(options: FingerprintOptions): Promise<F
   try {
     let fingerprints = file ? readCache(file) : undefined;
     if (!fingerprints) {
-      fingerprints = await matrixFingerprints(rows, { profile: options.profile, catalog });
+      fingerprints = await matrixFingerprints(rows, { profile: options.profile, catalog, ...(options.signal ? { signal: options.signal } : {}) });
       if (file) writeCache(file, fingerprints);
     }
     const generated = rowsForProfile(options.generated ?? [], options.profile);
     if (generated.length === 0) return { fingerprints };
-    const more = new Map((await matrixFingerprints(generated, { profile: options.profile, catalog })).map((print) => [print.id, print]));
+    const more = new Map((await matrixFingerprints(generated, { profile: options.profile, catalog, ...(options.signal ? { signal: options.signal } : {}) })).map((print) => [print.id, print]));
     return {
       fingerprints: fingerprints.map((print) => {
         const fresh = more.get(print.id);

@@ -22,6 +22,8 @@ export interface MatrixOptions extends ScoreOptions {
   dir?: string;
   /** A row not done after this long is errored (default 10 s). */
   rowTimeoutMs?: number;
+  /** Aborted: the matrix stops and throws the reason (a run's diagnosis given up for the user's signal). */
+  signal?: AbortSignal;
 }
 
 /** The strictest scoring: every check, every tier. The matrix's default. */
@@ -87,7 +89,14 @@ export async function runSubject(subject: Subject, rows: readonly Row[], options
   const started = performance.now();
   const profile = options.profile ?? "ag02";
   const failing: RowFailure[] = [];
+  let yielded = performance.now();
   for (const row of rowsForProfile(rows, profile)) {
+    // in-process rows resolve as microtasks only: every 50 ms the event loop gets a turn, so a signal's handler runs
+    if (options.signal !== undefined && performance.now() - yielded > 50) {
+      await new Promise((resolve) => setImmediate(resolve));
+      yielded = performance.now();
+    }
+    options.signal?.throwIfAborted();
     const failure = await runOne(subject, row, profile, options);
     if (failure) failing.push(failure);
   }
@@ -199,7 +208,7 @@ function verdictOf(mutant: Mutant, run: SubjectRun, referenceFails: ReadonlySet<
  * at the strictest scoring (every check of every tier), so a diagnosis does not depend on what a
  * run scores. A mutant's errored rows are left out: no answer is no evidence.
  */
-export async function fingerprints(rows: readonly Row[], options: Pick<MatrixOptions, "profile" | "catalog" | "dir" | "only"> = {}): Promise<Fingerprint[]> {
+export async function fingerprints(rows: readonly Row[], options: Pick<MatrixOptions, "profile" | "catalog" | "dir" | "only" | "signal"> = {}): Promise<Fingerprint[]> {
   const catalog = selectMutants(options.catalog ?? mutantsFor(loadCatalog(), options.profile ?? "ag02"), options.only);
   // each mutant's wider form runs beside it: its further rows are the wider fingerprint
   const wider = catalog.flatMap((mutant) => widerOf(mutant) ?? []);

@@ -5,7 +5,7 @@ import type { Diagnosis } from "../judge/diagnosis.js";
 import type { RowResult, Status } from "../run/outcome.js";
 import type { Level, ProfileName, Section, Tier } from "../corpus/rows.js";
 import type { Implementation } from "../subjects/protocol.js";
-import { formatPercent, type Scores } from "../judge/scoring.js";
+import { formatPercent, percentOf, type Scores } from "../judge/scoring.js";
 import type { WeightedScore, Weighting } from "../judge/weighting.js";
 
 // The report of one scoring run, as JSON Lines:
@@ -198,8 +198,12 @@ export const FRESH_GAP = 25;
 export function flagsOf(report: Report): string[] {
   const flags = [...(report.summary.flags ?? [])];
   const { fresh, corpus } = report.summary.scores.byPart ?? {};
-  if (fresh && corpus && fresh.rows > 0 && corpus.percent - fresh.percent >= FRESH_GAP) {
-    flags.push(`FLAGGED: fresh part ${formatPercent(fresh.percent)} far below corpus part ${formatPercent(corpus.percent)}`);
+  // judged on the rows that ran: an errored row (never run, interrupted, past the budget) is no part's 0%
+  const ran = (part: { passed: number; failed: number }) => part.passed + part.failed;
+  if (fresh && corpus && ran(fresh) > 0 && ran(corpus) > 0) {
+    const freshPercent = percentOf(fresh.passed, ran(fresh));
+    const corpusPercent = percentOf(corpus.passed, ran(corpus));
+    if (corpusPercent - freshPercent >= FRESH_GAP) flags.push(`FLAGGED: fresh part ${formatPercent(freshPercent)} far below corpus part ${formatPercent(corpusPercent)}`);
   }
   return flags;
 }

@@ -179,7 +179,7 @@ export function timerMs(ms: number): number {
 /** A session that can stop at once (stdio); others finish the request in flight. */
 type Abortable = Session & { abort?(reason: string): void };
 
-function formatMs(ms: number): string {
+export function formatMs(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
 import type { Readable } from "node:stream";
+import { killPipeHolders, pipeInodes } from "./pipe-holders.js";
 import { stdioOf, type SpawnPlan } from "./sandbox/common.js";
 
 // One subject process of a stdio subject (src/subjects/stdio.ts): spawned in its own process group,
@@ -65,6 +66,8 @@ export class Child {
     this.whenClosed = new Promise((resolve) => (markClosed = resolve));
     const { stdin, stderr } = this.process;
     const stdout = this.process.stdio[plan.stdoutFd] as Readable;
+    // our pipes' identities, taken while they are open: whoever still holds one at the end is killed
+    const pipes = pipeInodes(this.process.pid, stdio.flatMap((kind, fd) => (kind === "pipe" ? [fd] : [])));
     stdin!.on("error", () => {}); // EPIPE after a crash: the exit says what happened
     stdout!.on("data", (chunk: Buffer) => this.onStdout(chunk));
     // a process that closes stdout and lives on can never answer: say so now, not at the timeout
@@ -91,8 +94,9 @@ export class Child {
       // whatever it started goes with it
       this.killGroup();
       if (this.pid !== undefined) untrack(this.pid);
-      // pipes held open by a process outside the group must not keep us waiting
+      // pipes held open by a process outside the group (setsid) must not keep us waiting: it is killed, the pipes destroyed
       setTimeout(() => {
+        killPipeHolders(pipes);
         for (const stream of [stdin, stdout, stderr, status]) stream?.destroy();
       }, CLOSE_WAIT_MS / 2).unref();
       this.exitCode = code;

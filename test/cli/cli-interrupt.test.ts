@@ -21,15 +21,26 @@ afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 
 const hasScript = spawnSync("script", ["--version"]).status === 0;
 const SLOW = `${process.execPath} ${join(PACKAGE_ROOT, "test", "fixtures", "hostile", "slow.mjs")} interrupt-test 40`;
+/** The slow subject with every request it reads also appended to `log`: a test waits for requests, never for a time. */
+const slowLogged = (log: string) => `tee -a '${log}' | ${SLOW}`;
 
-/** Starts score on the slow subject, waits until it has answered some rows (stderr quiet: --no-progress), sends `signal`. */
+/** Resolves once `ready()` holds (polled); the test's own timeout bounds the wait. */
+async function until(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((r) => setTimeout(r, 50));
+}
+
+/** Lines the subject has read so far (the handshake, then one request a row): one in flight per session, the rows before them answered. */
+const requests = (log: string) => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
+
+/** Starts score on the slow subject, waits until it has read 12 lines (so rows are answered; stderr quiet: --no-progress), sends `signal`. */
 async function interrupted(out: string, signal: NodeJS.Signals, extra: string[] = []): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const child = spawn(process.execPath, [MAIN, "score", "--subject", SLOW, "--jobs", "2", "--min-score", "0", "--out", out, "--no-progress", ...extra], { cwd: PACKAGE_ROOT, env: { ...process.env, NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" } });
+  const log = join(fresh(), "requests.log");
+  const child = spawn(process.execPath, [MAIN, "score", "--subject", slowLogged(log), "--jobs", "2", "--min-score", "0", "--out", out, "--no-progress", ...extra], { cwd: PACKAGE_ROOT, env: { ...process.env, NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" } });
   let stderr = "";
   let stdout = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  await new Promise((r) => setTimeout(r, 2_500));
+  await until(() => requests(log) >= 12);
   child.kill(signal);
   const code = await new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
   return { code, stderr, stdout };
@@ -98,12 +109,31 @@ describe("score interrupted", () => {
     const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: PACKAGE_ROOT, env: { ...process.env, NO_COLOR: "1", CI: "" } });
     let tty = "";
     child.stdout.on("data", (d: Buffer) => (tty += d.toString()));
-    await new Promise((r) => setTimeout(r, 3_000));
+    // the progress bar is up (it hides the cursor): then ^C, however loaded the machine
+    await until(() => tty.includes("\x1b[?25l"));
     child.stdin.write("\x03");
     expect(await new Promise((r) => child.once("exit", r))).toBe(130);
     const hidden = tty.lastIndexOf("\x1b[?25l");
     expect(hidden, "the progress bar was shown").toBeGreaterThan(-1);
     expect(tty.lastIndexOf("\x1b[?25h")).toBeGreaterThan(hidden);
     expect(tty).toMatch(/tool-conformance: interrupted \(SIGINT\): \d+ of \d+ rows answered, reports of them written/);
+  });
+
+  it.runIf(hasScript)("Ctrl-C during the diagnosis of a --fresh run (after the progress bar): the interrupted report, no FLAGGED line, exit 130", { timeout: 240_000 }, async () => {
+    const out = fresh();
+    const q = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+    const command = [process.execPath, MAIN, "score", "mutant:s06", "--tier", "all", "--fresh", "5000", "--seed", "7", "--out", out, "--reporter", "json,html"].map(q).join(" ");
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: PACKAGE_ROOT, env: { ...process.env, NO_COLOR: "1", CI: "" } });
+    let tty = "";
+    child.stdout.on("data", (d: Buffer) => (tty += d.toString()));
+    // the rows are done when the bar is gone (its cursor shown again): the diagnosis runs then
+    await until(() => tty.includes("\x1b[?25l") && tty.lastIndexOf("\x1b[?25h") > tty.indexOf("\x1b[?25l"));
+    child.stdin.write("\x03");
+    expect(await new Promise((r) => child.once("exit", r)), tty).toBe(130);
+    expect(tty).toMatch(/tool-conformance: interrupted \(SIGINT\): \d+ of \d+ rows answered, reports of them written/);
+    const report = readFileSync(join(out, "report.interrupted.jsonl"), "utf8");
+    expect(report).toContain("no diagnosis: the run was interrupted");
+    expect(readFileSync(join(out, "report.html"), "utf8")).not.toContain("FLAGGED");
+    expect(report).not.toContain("far below");
   });
 });

@@ -12,7 +12,7 @@ import type { McpEndpoint } from "../../subjects/mcp/client.js";
 import { SubjectError } from "../../subjects/subject.js";
 import { parseTiers, readReportOrExplain } from "../arguments.js";
 import { UsageError } from "../errors.js";
-import { onInterrupt } from "../interrupt.js";
+import { interruptedWhileWriting, onInterrupt } from "../interrupt.js";
 import { sandboxLimits, subjectSandbox } from "../sandbox-options.js";
 import { checkBaseline, checkBaselineSettings, emitReports, markStarted, reportInterrupted, scoreVerdict, type Output } from "../score-output.js";
 import type { ScoreFlags } from "./score-options.js";
@@ -24,6 +24,8 @@ export interface McpCommandContext {
   output: Output;
   minScore: number | undefined;
   timeoutMs: number | undefined;
+  /** --budget, ms: the whole run's time limit. */
+  budgetMs: number | undefined;
   weighting: Weighting;
   sign: SignOptions & ReadOptions;
 }
@@ -49,6 +51,7 @@ export async function scoreMcpCommand(positional: string | undefined, flags: Sco
       ...scoring,
       filters: flags.filter,
       ...(context.timeoutMs !== undefined ? { timeoutMs: context.timeoutMs } : {}),
+      ...(context.budgetMs !== undefined ? { budgetMs: context.budgetMs } : {}),
       ...(flags.label !== undefined ? { label: flags.label } : {}),
       diagnosis: flags.diagnosis,
       weighting: context.weighting,
@@ -58,24 +61,29 @@ export async function scoreMcpCommand(positional: string | undefined, flags: Sco
       ...(flags.mcpRun.length ? { run: flags.mcpRun } : {}),
     });
   } catch (error) {
+    interrupt.done();
     if (!(error instanceof SubjectStoppedError)) throw error;
     await emitReports(error.report, output);
     throw new SubjectError(noWorkflowCommands(error.message));
+  }
+  // the handler stays through the writing: a signal then still ends the run with its code, not the default death
+  try {
+    if (report.summary.stopped?.interrupted !== undefined) return await reportInterrupted(report, report.rows.length, output);
+    await emitReports(report, output);
+    if (output.reporters.includes("json") && !output.jsonToStdout) rmSync(join(output.out, INTERRUPTED_REPORT_FILE), { force: true });
+    const code = scoreVerdict(report, context.minScore, output.reporters);
+    const verdict = baseline ? Math.max(code, checkBaseline(report, baseline, flags.baseline!)) : code;
+    return interruptedWhileWriting(interrupt.signal) ?? verdict;
   } finally {
     interrupt.done();
   }
-  if (report.summary.stopped?.interrupted !== undefined) return await reportInterrupted(report, report.rows.length, output);
-  await emitReports(report, output);
-  if (output.reporters.includes("json") && !output.jsonToStdout) rmSync(join(output.out, INTERRUPTED_REPORT_FILE), { force: true });
-  const code = scoreVerdict(report, context.minScore, output.reporters);
-  return baseline ? Math.max(code, checkBaseline(report, baseline, flags.baseline!)) : code;
 }
 
 function endpointOf(positional: string | undefined, flags: ScoreFlags, output: Output): McpEndpoint {
   const others = [positional !== undefined && "a built-in subject", flags.subject !== undefined && "--subject", flags.module !== undefined && "--module", flags.mcp !== undefined && flags.mcpUrl !== undefined && "both --mcp and --mcp-url"].filter(Boolean);
   if (others.length > 0) throw new UsageError(`give one subject: --mcp or --mcp-url, not with ${others.join(", ")}`);
   if (flags.mcpHeader.length > 0 && flags.mcpUrl === undefined) throw new UsageError("--mcp-header goes with --mcp-url (a stdio server takes no headers)");
-  const corpusFlags = [flags.fresh !== undefined && "--fresh", flags.seed !== undefined && "--seed", flags.corpus !== undefined && "--corpus", flags.jsts !== undefined && "--jsts", flags.jobs !== undefined && "--jobs", flags.budget !== undefined && "--budget"].filter(Boolean);
+  const corpusFlags = [flags.fresh !== undefined && "--fresh", flags.seed !== undefined && "--seed", flags.corpus !== undefined && "--corpus", flags.jsts !== undefined && "--jsts", flags.jobs !== undefined && "--jobs"].filter(Boolean);
   if (corpusFlags.length > 0) throw new UsageError(`${corpusFlags.join(", ")} ${corpusFlags.length === 1 ? "does" : "do"} not apply to an MCP server: its rows are its own tools', sent one call at a time`);
   if (flags.profile !== "ag02") throw new UsageError("an MCP server is scored under the ag02 profile only: drop --profile");
   if (flags.mcp !== undefined) {

@@ -18,7 +18,7 @@ import { isPlainRows } from "../../judge/weighting.js";
 import { demo } from "../demo.js";
 import { newSeed, parseDuration, parseReporters, parseSeed, parseTiers, percentArg, positiveInt, positiveNumber, readReportOrExplain, subjectSpecOf } from "../arguments.js";
 import { UsageError } from "../errors.js";
-import { onInterrupt } from "../interrupt.js";
+import { interruptedWhileWriting, onInterrupt } from "../interrupt.js";
 import { rerunCommand } from "../rerun.js";
 import { sandboxLimits, subjectSandbox } from "../sandbox-options.js";
 import { checkBaseline, checkBaselineSettings, checkStdoutReporters, emitReports, markStarted, reportInterrupted, reportPrivateRows, scoreVerdict, type Output } from "../score-output.js";
@@ -62,7 +62,7 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   if (jsonToStdout) checkStdoutReporters(reporters, flags.out === "-");
   const output: Output = { reporters, out: flags.out, jsonToStdout, sign, gradescope: { per: flags.gradescopePer, points, visibility: flags.gradescopeVisibility, stdoutVisibility: flags.gradescopeStdoutVisibility } };
   if (flags.mcpRun.length > 0 && !namesMcp(flags)) throw new UsageError("--mcp-run names tools of an MCP server: give --mcp or --mcp-url");
-  if (namesMcp(flags)) return scoreMcpCommand(positional, flags, { output, minScore, timeoutMs, weighting, sign });
+  if (namesMcp(flags)) return scoreMcpCommand(positional, flags, { output, minScore, timeoutMs, budgetMs, weighting, sign });
   const given = subjectSpecOf(positional, flags) === undefined ? 0 : 1;
   // a built-in subject that cannot be scored here is refused before anything is written
   const mutantId = positional === undefined ? undefined : /^mutant:(s\d{2,})$/.exec(positional)?.[1];
@@ -131,18 +131,23 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
       signal: interrupt.signal,
     });
   } catch (error) {
+    interrupt.done();
     if (!(error instanceof SubjectStoppedError)) throw error;
     // the subject could not start or kept failing: its whole report all the same, then exit 3
     await emitReports(error.report, output);
     throw new SubjectError(noWorkflowCommands(error.message));
+  }
+  // the handler stays through the writing: a signal then still ends the run with its code, not the default death
+  try {
+    if (report.summary.stopped?.interrupted !== undefined) return await reportInterrupted(report, rows.length, output);
+    await emitReports(report, output);
+    // this run's report is whole: an earlier interrupted one beside it is out of date
+    if (reporters.includes("json") && !jsonToStdout) rmSync(join(flags.out, INTERRUPTED_REPORT_FILE), { force: true });
+    const code = scoreVerdict(report, minScore, reporters);
+    const verdict = baseline ? Math.max(code, checkBaseline(report, baseline, flags.baseline!)) : code;
+    return interruptedWhileWriting(interrupt.signal) ?? verdict;
   } finally {
     interrupt.done();
   }
-  if (report.summary.stopped?.interrupted !== undefined) return await reportInterrupted(report, rows.length, output);
-  await emitReports(report, output);
-  // this run's report is whole: an earlier interrupted one beside it is out of date
-  if (reporters.includes("json") && !jsonToStdout) rmSync(join(flags.out, INTERRUPTED_REPORT_FILE), { force: true });
-  const code = scoreVerdict(report, minScore, reporters);
-  return baseline ? Math.max(code, checkBaseline(report, baseline, flags.baseline!)) : code;
 }
 

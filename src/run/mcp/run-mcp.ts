@@ -14,6 +14,8 @@ import { acceptChecks, callChecks, mcpResult, WHAT, type McpRow } from "./checks
 import { classifyAccepted } from "./classify-accepted.js";
 import { classify, type Classed } from "./classify.js";
 import { listRows } from "./list-rows.js";
+import { RunStop, yieldToEventLoop } from "./stop.js";
+import { oneLine } from "../../report/reporters/text.js";
 
 // A server's own rows, run one call at a time (a crash is then the call's): the tool list twice,
 // every tool's probes with a ping after each, an unknown tool and a malformed frame. A server that
@@ -24,8 +26,10 @@ import { listRows } from "./list-rows.js";
 export interface McpRunOptions extends ScoreOptions {
   /** Each request's timeout, ms (default 5,000). */
   timeoutMs?: number;
-  /** initialize's timeout, ms (default 60,000: npx may install the server first). */
+  /** The first initialize's timeout, ms (default 60,000: npx may install the server first); a restart's is timeoutMs. */
   startTimeoutMs?: number;
+  /** The whole run's time limit, ms, from the start: past it, the rows not answered are errored with that cause. */
+  budgetMs?: number;
   /** Globs over row ids: only the rows matched. */
   filters?: readonly string[];
   signal?: AbortSignal;
@@ -47,18 +51,28 @@ export interface McpRun {
   finishedAt: string;
   ms: number;
   stderr?: string;
+  /** Set when the run ended early: a signal (`interrupted`, its name) or the time budget. */
+  stopped?: { cause: string; interrupted?: string };
+  /** Set when a failure of this tool's own, outside any one tool's rows, ended the run (its row is errored with it). */
+  failure?: string;
 }
 
 const UNKNOWN_TOOL = "tool_conformance_no_such_tool";
+
+/** The most tools probed (the first ones by name): a list of 100,000 tools would otherwise run for hours and hold gigabytes. */
+export const MAX_TOOLS = 1_000;
 
 export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Promise<McpRun> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const timeoutMs = options.timeoutMs ?? 5_000;
+  // the budget counts from here: the start is part of the run, as for a subject
+  const stop = new RunStop(options.signal, options.budgetMs);
   let client: McpClient;
   try {
-    client = await McpClient.connect(endpoint, { timeoutMs, ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}) });
+    client = await McpClient.connect(endpoint, { timeoutMs, signal: stop.signal, ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}) });
   } catch (error) {
+    stop.dispose();
     if (error instanceof McpStartError) throw new SubjectError(error.message, error.stderr);
     throw error;
   }
@@ -66,78 +80,155 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
   const rows: McpRow[] = [];
   const notes: string[] = [];
   const sent = new Map<string, string>();
+  let failure: string | undefined;
   const wanted = (row: McpRow) => options.tiers.includes(row.tier) && (!options.filters?.length || options.filters.some((f) => filterMatches(f, row)));
+  const recorded = new Set<string>();
   const record = (row: McpRow, checks: Check[], ms: number, error?: string) => {
+    if (recorded.has(row.id)) return;
+    recorded.add(row.id);
     rows.push(row);
     const result = mcpResult(row, checks, ms, options, error);
     results.push(result);
     options.onResult?.(result);
   };
+  // past the budget every row not answered is errored with its cause; a signal only stops the run
+  const unanswered = (row: McpRow) => {
+    if (stop.interrupted === undefined && wanted(row)) record(row, [], 0, stop.cause);
+  };
   try {
-    const first = await client.listTools();
-    const second = "list" in first ? await client.listTools() : first;
+    const first = await stop.race(client.listTools());
+    const second = first !== undefined && "list" in first ? await stop.race(client.listTools()) : first;
+    if (first === undefined || second === undefined) {
+      for (const row of serverRowsOf()) unanswered(row);
+      return finish();
+    }
     if (!("list" in first) || !("list" in second)) {
       const failed = "failed" in first ? first.failed : (second as { failed: Answer }).failed;
       throw new SubjectError(`tools/list failed: ${describe(failed)}`, client.stderrTail());
     }
-    const tools = first.list.tools
+    const named = first.list.tools
       .map((tool) => tool as { name?: unknown; inputSchema?: unknown })
       .filter((tool): tool is { name: string; inputSchema?: unknown } => typeof tool?.name === "string")
       .sort((a, b) => compareCodePoints(a.name, b.name));
-    const runnable = runnableTools(options.run ?? [], tools.map((tool) => tool.name));
+    const runnable = runnableTools(options.run ?? [], named.map((tool) => tool.name));
     for (const row of listRows(first.list, second.list)) if (wanted(row)) record(row, row.checks, 0);
-    let broken: string | undefined;
+    // each tool once, the first MAX_TOOLS by name
     const seen = new Set<string>();
-    for (const tool of tools) {
-      if (seen.has(tool.name)) continue;
-      seen.add(tool.name);
-      const made = probesFor(tool.name, tool.inputSchema);
-      if (made.dropped.length) notes.push(`${tool.name}: not judged (outside the subset, dropped): ${made.dropped.join("; ")}`);
-      if (made.unjudged) notes.push(`${tool.name}: its schema could not be judged (${made.unjudged}); only non-object arguments were sent`);
-      for (const probe of made.probes) {
-        const row = probeRow(probe);
-        if (!wanted(row)) continue;
-        if (options.signal?.aborted) return finish();
-        if (broken !== undefined) {
-          record(row, [], 0, broken);
-          continue;
-        }
-        sent.set(row.id, `tools/call ${JSON.stringify({ name: probe.tool, arguments: probe.arguments })}`);
-        // arguments that are not an object break tools/call's own schema: any protocol error refuses them
-        const refusalTier = probe.rule === "type/object" ? "catalog" : "core";
-        const outcome = await callAndPing(client, probe.tool, probe.arguments, probe.names, refusalTier);
-        record(row, outcome.checks, outcome.ms);
-        if (outcome.restart) broken = await restart(client, notes);
+    const tools = named.filter((tool) => !seen.has(tool.name) && seen.add(tool.name));
+    const probed = tools.slice(0, MAX_TOOLS);
+    const cuts = [...(first.list.cut ? [first.list.cut] : []), ...(tools.length > MAX_TOOLS ? [`${tools.length} tools listed: only the first ${MAX_TOOLS} by name probed (the cap on tools probed), the other ${tools.length - MAX_TOOLS} not probed`] : [])];
+    notes.push(...cuts);
+    // a cut list is never a clean pass: a row says what was left unprobed
+    if (cuts.length > 0 && wanted(WHOLE_ROW)) record(WHOLE_ROW, [], 0, cuts.join("; "));
+    let broken: string | undefined;
+    for (const [index, tool] of probed.entries()) {
+      // between tools: a signal handler or the budget's timer gets its turn, however heavy the probes are to make
+      await yieldToEventLoop();
+      if (stop.cause !== undefined) {
+        for (const rest of probed.slice(index)) unanswered(toolRow(rest.name));
+        for (const row of serverRowsOf()) unanswered(row);
+        return finish();
       }
-      if (!runnable.has(tool.name)) continue;
-      const accepts = acceptsFor(tool.name, tool.inputSchema);
-      if (accepts.unjudged) notes.push(`${tool.name}: no valid call was sent: ${accepts.unjudged}`);
-      for (const call of accepts.calls) {
-        const row = acceptRow(call);
-        if (!wanted(row)) continue;
-        if (options.signal?.aborted) return finish();
-        if (broken !== undefined) {
-          record(row, [], 0, broken);
-          continue;
-        }
-        sent.set(row.id, `tools/call {"name":${JSON.stringify(call.tool)},"arguments":${call.text}}`);
-        const outcome = await askAndPing(client, () => client.callText(call.tool, call.text), (answer) => classifyAccepted(answer, call.names), acceptChecks);
-        record(row, outcome.checks, outcome.ms);
-        if (outcome.restart) broken = await restart(client, notes);
+      try {
+        broken = await probeTool(tool, runnable.has(tool.name), broken);
+      } catch (error) {
+        // this tool's rows could not be made or run: errored, and the run goes on with the next tool
+        if (stop.cause === undefined) record(toolRow(tool.name), [], 0, `internal error on this tool's rows: ${messageOf(error)}`);
       }
     }
-    if (broken === undefined && !options.signal?.aborted) await serverRows(client, wanted, record, sent, notes);
+    if (stop.cause !== undefined) {
+      for (const row of serverRowsOf()) unanswered(row);
+      return finish();
+    }
+    if (broken === undefined) await serverRows(client, wanted, record, sent, notes, stop);
+    else for (const row of serverRowsOf()) if (wanted(row)) record(row, [], 0, broken);
+  } catch (error) {
+    if (error instanceof SubjectError || error instanceof UsageError) throw error;
+    // a failure of our own outside any tool's rows: the run ends, whole, and says why
+    failure = `internal error: ${messageOf(error)}`;
+    record(INTERNAL_ROW, [], 0, failure);
   } finally {
+    stop.dispose();
     await client.close();
   }
   return finish();
+
+  /** One tool's probes (and valid calls when it may run), each sent and recorded; the run's `broken` after them. */
+  async function probeTool(tool: { name: string; inputSchema?: unknown }, runs: boolean, brokenBefore: string | undefined): Promise<string | undefined> {
+    let broken = brokenBefore;
+    const made = probesFor(tool.name, tool.inputSchema);
+    if (made.dropped.length) notes.push(`${tool.name}: not judged (outside the subset, dropped): ${made.dropped.join("; ")}`);
+    if (made.unjudged) notes.push(`${tool.name}: its schema could not be judged (${made.unjudged}); only non-object arguments were sent`);
+    const probes = made.probes.map((probe) => ({ probe, row: probeRow(probe) })).filter(({ row }) => wanted(row));
+    for (const [index, { probe, row }] of probes.entries()) {
+      if (stop.cause !== undefined) {
+        for (const rest of probes.slice(index)) unanswered(rest.row);
+        return broken;
+      }
+      if (broken !== undefined) {
+        record(row, [], 0, broken);
+        continue;
+      }
+      sent.set(row.id, `tools/call ${JSON.stringify({ name: probe.tool, arguments: probe.arguments })}`);
+      // arguments that are not an object break tools/call's own schema: any protocol error refuses them
+      const refusalTier = probe.rule === "type/object" ? "catalog" : "core";
+      const outcome = await stop.race(callAndPing(client, probe.tool, probe.arguments, probe.names, refusalTier));
+      if (outcome === undefined) {
+        unanswered(row);
+        continue;
+      }
+      record(row, outcome.checks, outcome.ms);
+      if (outcome.restart) broken = await restart(client, notes, stop);
+    }
+    if (!runs) return broken;
+    const accepts = acceptsFor(tool.name, tool.inputSchema);
+    if (accepts.unjudged) notes.push(`${tool.name}: no valid call was sent: ${accepts.unjudged}`);
+    for (const call of accepts.calls) {
+      const row = acceptRow(call);
+      if (!wanted(row)) continue;
+      if (stop.cause !== undefined) {
+        unanswered(row);
+        continue;
+      }
+      if (broken !== undefined) {
+        record(row, [], 0, broken);
+        continue;
+      }
+      sent.set(row.id, `tools/call {"name":${JSON.stringify(call.tool)},"arguments":${call.text}}`);
+      const outcome = await stop.race(askAndPing(client, () => client.callText(call.tool, call.text), (answer) => classifyAccepted(answer, call.names), acceptChecks));
+      if (outcome === undefined) {
+        unanswered(row);
+        continue;
+      }
+      record(row, outcome.checks, outcome.ms);
+      if (outcome.restart) broken = await restart(client, notes, stop);
+    }
+    return broken;
+  }
 
   function finish(): McpRun {
     const finished = Date.now();
     const stderr = client.stderrTail();
     if (client.restarts > 0) notes.push(`the server was started again ${client.restarts} time${client.restarts === 1 ? "" : "s"} after a crash or a hang`);
-    return { label: client.label, hello: client.hello, rows, results, notes, sent, startedAt, finishedAt: new Date(finished).toISOString(), ms: finished - started, ...(stderr ? { stderr } : {}) };
+    const cause = stop.cause;
+    const stopped = cause === undefined ? {} : { stopped: { cause, ...(stop.interrupted !== undefined ? { interrupted: stop.interrupted } : {}) } };
+    return { label: client.label, hello: client.hello, rows, results, notes, sent, startedAt, finishedAt: new Date(finished).toISOString(), ms: finished - started, ...(stderr ? { stderr } : {}), ...stopped, ...(failure !== undefined ? { failure } : {}) };
   }
+}
+
+/** The row that stands for a tool whose rows could not be made, or were never reached. */
+function toolRow(name: string): McpRow {
+  return { id: `mcp/${name}/probes`, section: "TestCallNeverPanics", tier: "core", rule: "mcp/probes", pitfalls: [], why: "the tool's invalid calls are made from its inputSchema and sent, one by one" };
+}
+
+/** Errored when the tool list was cut (a page cap, a repeated cursor, the cap on tools probed): no clean pass over tools never probed. */
+const WHOLE_ROW: McpRow = { id: "mcp-list/complete", section: "TestCallNeverPanics", tier: "core", rule: "list/complete", pitfalls: [], why: "every tool the server lists is listed to the end and probed" };
+
+/** Errored when a failure of this tool's own, outside any tool's rows, ended the run. */
+const INTERNAL_ROW: McpRow = { id: "mcp-server/run", section: "TestCallNeverPanics", tier: "core", rule: "mcp/run", pitfalls: [], why: "the run over the server's tools goes to its end" };
+
+function messageOf(error: unknown): string {
+  return oneLine(error instanceof Error ? `${error.name === "Error" ? "" : `${error.name}: `}${error.message}` : String(error));
 }
 
 /** The tools named in --mcp-run, each one the server lists; any other name is a usage error naming those listed. */
@@ -179,11 +270,13 @@ async function askAndPing(client: McpClient, ask: () => Promise<Answer>, judge: 
   return { checks: checksOf(classed, pingAfter), ms: answer.ms, restart: pingAfter !== undefined };
 }
 
-async function restart(client: McpClient, notes: string[]): Promise<string | undefined> {
+async function restart(client: McpClient, notes: string[], stop: RunStop): Promise<string | undefined> {
   try {
     await client.restart();
     return undefined;
   } catch (error) {
+    // a restart given up for the signal or the budget: the run stops, said by its own cause
+    if (stop.cause !== undefined) return stop.cause;
     const why = `the server could not be started again: ${error instanceof Error ? error.message : String(error)}`;
     notes.push(why);
     return why;
@@ -192,22 +285,33 @@ async function restart(client: McpClient, notes: string[]): Promise<string | und
 
 type Recorder = (row: McpRow, checks: Check[], ms: number, error?: string) => void;
 
-async function serverRows(client: McpClient, wanted: (row: McpRow) => boolean, record: Recorder, sent: Map<string, string>, notes: string[]): Promise<void> {
-  const unknown: McpRow = { id: "mcp-server/unknown-tool", section: "TestCallNeverPanics", tier: "core", rule: "call/unknown-tool", pitfalls: ["s11", "s15"], why: "a call of a tool that does not exist is refused, readably, and names the tool" };
+const UNKNOWN_ROW: McpRow = { id: "mcp-server/unknown-tool", section: "TestCallNeverPanics", tier: "core", rule: "call/unknown-tool", pitfalls: ["s11", "s15"], why: "a call of a tool that does not exist is refused, readably, and names the tool" };
+const MALFORMED_ROW: McpRow = { id: "mcp-server/malformed-frame", section: "TestCallNeverPanics", tier: "core", rule: "call/malformed-json", pitfalls: ["s11"], why: "a frame that is not JSON neither crashes nor hangs the server: a ping after it is answered" };
+
+/** The rows of the server as a whole, sent after every tool's. */
+function serverRowsOf(): McpRow[] {
+  return [UNKNOWN_ROW, MALFORMED_ROW];
+}
+
+async function serverRows(client: McpClient, wanted: (row: McpRow) => boolean, record: Recorder, sent: Map<string, string>, notes: string[], stop: RunStop): Promise<void> {
+  const unknown = UNKNOWN_ROW;
+  const unanswered = (row: McpRow) => stop.interrupted === undefined && wanted(row) && record(row, [], 0, stop.cause);
   if (wanted(unknown)) {
     sent.set(unknown.id, `tools/call ${JSON.stringify({ name: UNKNOWN_TOOL, arguments: {} })}`);
-    const outcome = await callAndPing(client, UNKNOWN_TOOL, {}, [[UNKNOWN_TOOL]]);
+    const outcome = await stop.race(callAndPing(client, UNKNOWN_TOOL, {}, [[UNKNOWN_TOOL]]));
+    if (outcome === undefined) return serverRowsOf().forEach(unanswered);
     // that the refusal names the tool is our wording's business, not the seed's
     record(unknown, outcome.checks.map((check) => (check.what === WHAT.named ? { ...check, tier: "catalog" } : check)), outcome.ms);
-    if (outcome.restart && (await restart(client, notes)) !== undefined) return;
+    if (outcome.restart && (await restart(client, notes, stop)) !== undefined) return;
   }
-  const malformed: McpRow = { id: "mcp-server/malformed-frame", section: "TestCallNeverPanics", tier: "core", rule: "call/malformed-json", pitfalls: ["s11"], why: "a frame that is not JSON neither crashes nor hangs the server: a ping after it is answered" };
+  const malformed = MALFORMED_ROW;
   if (wanted(malformed)) {
     const frame = '{"jsonrpc":"2.0","id":"tool-conformance-malformed","method":"tools/call","params":{"name":"x","arguments":{"a":';
     sent.set(malformed.id, `the frame ${frame}`);
     const startedAt = Date.now();
-    const reply = await client.malformed(frame);
-    const ping = await client.ping();
+    const answered = await stop.race(client.malformed(frame).then(async (reply) => ({ reply, ping: await client.ping() })));
+    if (answered === undefined) return unanswered(malformed) as undefined;
+    const { reply, ping } = answered;
     const alive = ping.kind === "result";
     const check: Check = { level: "verdict", tier: "core", what: WHAT.answers, expected: { answers: true }, actual: alive ? { answers: true, reply: reply ?? "(none)" } : { died: `the ping after it: ${describe(ping)}` }, pass: alive };
     record(malformed, [check], Date.now() - startedAt);

@@ -17,8 +17,10 @@ export type McpEndpoint = { command: string; cwd?: string; env?: Record<string, 
 export interface ClientOptions {
   /** Each request's timeout, ms (default 10,000). */
   timeoutMs?: number;
-  /** initialize's timeout, ms: a server started by npx may first install itself (default 60,000). */
+  /** The first initialize's timeout, ms: a server started by npx may first install itself (default 60,000). A restart's follows timeoutMs. */
   startTimeoutMs?: number;
+  /** Aborted: a start or restart under way is given up (McpStartError with the abort's reason). */
+  signal?: AbortSignal;
 }
 
 /** What the server said of itself at initialize. */
@@ -34,16 +36,19 @@ export interface ServerHello {
 export interface ToolList {
   tools: unknown[];
   pages: string[];
+  /** Why the listing stopped before the server said it was done (a page cap, a repeated cursor). */
+  cut?: string;
 }
 
 /** The most pages a tools/list may take: a cursor that never ends is the server's fault. */
-const MAX_PAGES = 100;
+export const MAX_PAGES = 100;
 
 export class McpClient {
   private rpc!: Rpc;
   hello!: ServerHello;
   readonly timeoutMs: number;
   private readonly startTimeoutMs: number;
+  private readonly signal: AbortSignal | undefined;
   /** How many times the server was started again after it went away. */
   restarts = 0;
 
@@ -53,6 +58,7 @@ export class McpClient {
   ) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
+    this.signal = options.signal;
   }
 
   /** Starts or reaches the server and initializes it; McpStartError when it cannot. */
@@ -76,12 +82,16 @@ export class McpClient {
     return this.rpc.closed;
   }
 
-  private async start(): Promise<void> {
+  private async start(timeoutMs = this.startTimeoutMs): Promise<void> {
     const transport: Transport = "command" in this.endpoint ? stdioTransport(this.endpoint.command, { ...(this.endpoint.cwd ? { cwd: this.endpoint.cwd } : {}), ...(this.endpoint.env ? { env: this.endpoint.env } : {}), ...(this.endpoint.sandbox ? { sandbox: this.endpoint.sandbox } : {}) }) : httpTransport(this.endpoint.url, { ...(this.endpoint.headers ? { headers: this.endpoint.headers } : {}) });
     this.rpc = new Rpc(transport);
     let refusal = "";
     for (const version of PROTOCOL_VERSIONS) {
-      const answer = await this.rpc.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "tool-conformance", version: "1" } }, this.startTimeoutMs);
+      const answer = await untilAborted(this.rpc.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "tool-conformance", version: "1" } }, timeoutMs), this.signal);
+      if (answer === undefined) {
+        await transport.close();
+        throw new McpStartError(String(this.signal?.reason));
+      }
       if (answer.kind === "result") {
         this.hello = helloOf(answer.result);
         transport.agreed?.(this.hello.protocolVersion);
@@ -95,7 +105,7 @@ export class McpClient {
       }
       const stderr = transport.stderrTail?.();
       await transport.close();
-      const why = answer.kind === "closed" ? answer.how : `no answer to initialize within ${this.startTimeoutMs} ms`;
+      const why = answer.kind === "closed" ? answer.how : `no answer to initialize within ${timeoutMs} ms`;
       throw new McpStartError(`the MCP server did not start: ${why}`, stderr);
     }
     const stderr = transport.stderrTail?.();
@@ -107,23 +117,32 @@ export class McpClient {
   async restart(): Promise<void> {
     await this.rpc.transport.close();
     this.restarts++;
-    await this.start();
+    // only the first start may be an install (npx): a restart is held to the request timeout
+    await this.start(this.timeoutMs);
   }
 
-  /** tools/list, following nextCursor; undefined with the answer that broke it off. */
+  /**
+   * tools/list, following nextCursor, or the answer that broke it off. It stops, saying why in
+   * `cut`, at MAX_PAGES pages or at a cursor it already followed (a loop would only list the same
+   * tools again, which would then read as duplicates).
+   */
   async listTools(): Promise<{ list: ToolList } | { failed: Answer }> {
     const list: ToolList = { tools: [], pages: [] };
+    const followed = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const answer = await this.rpc.request("tools/list", cursor === undefined ? {} : { cursor }, this.timeoutMs);
       if (answer.kind !== "result") return { failed: answer };
       list.pages.push(answer.text);
       const result = answer.result as { tools?: unknown; nextCursor?: unknown } | undefined;
-      if (Array.isArray(result?.tools)) list.tools.push(...result.tools);
+      // one by one: a spread of a page of 100,000 tools would overflow the call stack
+      if (Array.isArray(result?.tools)) for (const tool of result.tools) list.tools.push(tool);
       if (typeof result?.nextCursor !== "string" || result.nextCursor === "") return { list };
       cursor = result.nextCursor;
+      if (followed.has(cursor)) return { list: { ...list, cut: `tools/list repeated cursor ${JSON.stringify(cursor.length > 80 ? `${cursor.slice(0, 80)}…` : cursor)}: listing stopped` } };
+      followed.add(cursor);
     }
-    return { list };
+    return { list: { ...list, cut: `tool list cut at ${MAX_PAGES} pages: tools after it not probed` } };
   }
 
   /** tools/call with `args` as the arguments value, whatever it is (the probes send non-objects too). */
@@ -159,6 +178,20 @@ export class McpClient {
   async close(): Promise<void> {
     await this.rpc.transport.close();
   }
+}
+
+/** The promise's value, or undefined as soon as `signal` is aborted. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => (signal.removeEventListener("abort", onAbort), resolve(value)),
+      (error: unknown) => (signal.removeEventListener("abort", onAbort), reject(error)),
+    );
+  });
 }
 
 function helloOf(result: unknown): ServerHello {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { noSandbox } from "../sandbox/none.js";
 import { stdioOf, type Sandbox } from "../sandbox/common.js";
+import { killPipeHolders, pipeInodes } from "../pipe-holders.js";
 import { McpStartError, Tail, type Transport } from "./transport.js";
 
 // MCP over stdio: the server is a child process (run through the shell, in its own process group
@@ -29,6 +30,8 @@ export function stdioTransport(command: string, options: StdioOptions = {}): Tra
   const stdio = stdioOf(plan);
   const child: ChildProcess = spawn(plan.file, plan.args, { shell: plan.shell, detached: true, stdio, cwd: plan.cwd, env: plan.env });
   const stdout = child.stdio[plan.stdoutFd] as Readable;
+  // our pipes' identities, taken while they are open: whoever still holds one at the end is killed
+  const pipes = pipeInodes(child.pid, stdio.flatMap((kind, fd) => (kind === "pipe" ? [fd] : [])));
   // the sandbox's status is not read here (a crash is told by the stream): drained, so it never holds the close
   if (plan.statusFd !== undefined) (child.stdio[plan.statusFd] as Readable | null)?.resume();
   const ended = (how: string) => {
@@ -69,22 +72,31 @@ export function stdioTransport(command: string, options: StdioOptions = {}): Tra
     onClose: (listener) => void closeListeners.push(listener),
     stderrTail: () => stderr.toString(),
     async close() {
+      const wasClosed = closed;
       stopping = true;
-      if (closed) return;
-      child.stdin!.end();
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, 500).unref());
-      await Promise.race([exited, grace]);
-      killGroup(child);
-      await Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 2_000).unref())]);
+      const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
+      const wait = (ms: number) => Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
+      if (!wasClosed) {
+        // asked to stop: stdin's end first, then SIGTERM to the group, then SIGKILL
+        child.stdin!.end();
+        await wait(500);
+        signalGroup(child, "SIGTERM");
+        await wait(500);
+      }
+      // even after the server's own exit: what it started may live on in its group or outside it
+      signalGroup(child, "SIGKILL");
+      killPipeHolders(pipes);
+      // never wait for the pipes' end: a process that escaped the group may hold them still
+      for (const stream of child.stdio) stream?.destroy();
+      await wait(2_000);
     },
   };
 }
 
-function killGroup(child: ChildProcess): void {
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
-    process.kill(-child.pid, "SIGKILL");
+    process.kill(-child.pid, signal);
   } catch {
     // already gone
   }
