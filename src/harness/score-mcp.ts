@@ -10,6 +10,7 @@ import { runMcp, type McpRun } from "../run/mcp/run-mcp.js";
 import type { RowResult, ScoreOptions } from "../run/outcome.js";
 import type { Run } from "../run/runner.js";
 import { PROTOCOL_VERSIONS, type McpEndpoint } from "../subjects/mcp/client.js";
+import { redactorOf, type Redact } from "../subjects/mcp/secrets.js";
 import { SubjectError } from "../subjects/subject.js";
 import { mcpFingerprints } from "./mcp-symptoms.js";
 import { SubjectStoppedError } from "./stopped.js";
@@ -46,6 +47,19 @@ export interface McpOptions {
 const START_ROW: Row = { kind: "compile", id: "mcp-server/start", section: "TestCallNeverPanics", tier: "core", rule: "mcp/start", pitfalls: [], why: "the server starts, initializes and lists its tools", schema: {}, expect: { ok: true } };
 
 export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}): Promise<Report> {
+  // the transport already redacts what the server sends; this is the last word on what is written out
+  const secrets = "url" in endpoint ? Object.values(endpoint.headers ?? {}) : [];
+  if (secrets.length === 0) return scoreUnredacted(endpoint, options);
+  const redact = redactorOf(secrets);
+  try {
+    return redactReport(await scoreUnredacted(endpoint, options), redact);
+  } catch (error) {
+    if (error instanceof SubjectStoppedError) throw new SubjectStoppedError(redact(error.message), redactReport(error.report, redact));
+    throw error;
+  }
+}
+
+async function scoreUnredacted(endpoint: McpEndpoint, options: McpOptions): Promise<Report> {
   const scoring: ScoreOptions = { level: options.level ?? "messages", tiers: options.tiers ?? ["core"] };
   const label = options.label ?? ("command" in endpoint ? `mcp:${endpoint.command}` : `mcp:${endpoint.url}`);
   const filters = options.filters?.length ? { ids: [...options.filters] } : {};
@@ -92,4 +106,15 @@ export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}):
     row.repro = { why: source?.why ?? "", ...(sent ? { steps: [sent] } : {}), ...(options.rerun ? { rerun: `${options.rerun} --filter ${shellQuote(row.id)}` } : {}) };
   }
   return report;
+}
+
+/** The report with every header value given replaced in each of its texts. */
+function redactReport(report: Report, redact: Redact): Report {
+  const walk = (value: unknown): unknown => {
+    if (typeof value === "string") return redact(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item)]));
+    return value;
+  };
+  return walk(report) as Report;
 }
