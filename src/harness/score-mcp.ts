@@ -10,6 +10,7 @@ import { runMcp, type McpRun } from "../run/mcp/run-mcp.js";
 import type { RowResult, ScoreOptions } from "../run/outcome.js";
 import type { Run } from "../run/runner.js";
 import { PROTOCOL_VERSIONS, type McpEndpoint } from "../subjects/mcp/client.js";
+import { headerProblem, urlProblem } from "../subjects/mcp/http-endpoint.js";
 import { redactorOf, type Redact } from "../subjects/mcp/secrets.js";
 import { SubjectError } from "../subjects/subject.js";
 import { mcpFingerprints } from "./mcp-symptoms.js";
@@ -47,6 +48,11 @@ export interface McpOptions {
 const START_ROW: Row = { kind: "compile", id: "mcp-server/start", section: "TestCallNeverPanics", tier: "core", rule: "mcp/start", pitfalls: [], why: "the server starts, initializes and lists its tools", schema: {}, expect: { ok: true } };
 
 export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}): Promise<Report> {
+  // checked before the URL becomes the report's label: one with credentials is never written out
+  if ("url" in endpoint) {
+    const problem = urlProblem(endpoint.url) ?? Object.entries(endpoint.headers ?? {}).map(([name, value]) => headerProblem(name, value)).find((found) => found !== undefined);
+    if (problem !== undefined) throw new UsageError(`the MCP server's URL or headers: ${problem}`);
+  }
   // the transport already redacts what the server sends; this is the last word on what is written out
   const secrets = "url" in endpoint ? Object.values(endpoint.headers ?? {}) : [];
   if (secrets.length === 0) return scoreUnredacted(endpoint, options);

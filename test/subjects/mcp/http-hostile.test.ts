@@ -191,3 +191,11 @@ test("--mcp with a command that does not exist: exit 3, told it was not found (c
   expect(line).not.toMatch(/EPIPE/);
   expect(run.stdout).toMatch(/no-such-command-tc: not found/);
 });
+
+test("the API refuses a URL with credentials before it becomes a label, quoting neither", async () => {
+  const refused = await scoreMcp({ url: `http://user:${SECRET}@127.0.0.1:9/mcp` }).catch((error: unknown) => error);
+  expect(refused).toBeInstanceOf(Error);
+  expect((refused as Error).message).toMatch(/holds credentials/);
+  expect(JSON.stringify(refused)).not.toContain(SECRET);
+  expect((refused as Error).message).not.toContain(SECRET);
+});
