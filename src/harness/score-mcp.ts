@@ -10,6 +10,8 @@ import { runMcp, type McpRun } from "../run/mcp/run-mcp.js";
 import type { RowResult, ScoreOptions } from "../run/outcome.js";
 import type { Run } from "../run/runner.js";
 import { PROTOCOL_VERSIONS, type McpEndpoint } from "../subjects/mcp/client.js";
+import { headerProblem, urlProblem } from "../subjects/mcp/http-endpoint.js";
+import { redactorOf, type Redact } from "../subjects/mcp/secrets.js";
 import { SubjectError } from "../subjects/subject.js";
 import { mcpFingerprints } from "./mcp-symptoms.js";
 import { SubjectStoppedError } from "./stopped.js";
@@ -48,6 +50,24 @@ export interface McpOptions {
 const START_ROW: Row = { kind: "compile", id: "mcp-server/start", section: "TestCallNeverPanics", tier: "core", rule: "mcp/start", pitfalls: [], why: "the server starts, initializes and lists its tools", schema: {}, expect: { ok: true } };
 
 export async function scoreMcp(endpoint: McpEndpoint, options: McpOptions = {}): Promise<Report> {
+  // checked before the URL becomes the report's label: one with credentials is never written out
+  if ("url" in endpoint) {
+    const problem = urlProblem(endpoint.url) ?? Object.entries(endpoint.headers ?? {}).map(([name, value]) => headerProblem(name, value)).find((found) => found !== undefined);
+    if (problem !== undefined) throw new UsageError(`the MCP server's URL or headers: ${problem}`);
+  }
+  // the transport already redacts what the server sends; this is the last word on what is written out
+  const secrets = "url" in endpoint ? Object.values(endpoint.headers ?? {}) : [];
+  if (secrets.length === 0) return scoreUnredacted(endpoint, options);
+  const redact = redactorOf(secrets);
+  try {
+    return redactReport(await scoreUnredacted(endpoint, options), redact);
+  } catch (error) {
+    if (error instanceof SubjectStoppedError) throw new SubjectStoppedError(redact(error.message), redactReport(error.report, redact));
+    throw error;
+  }
+}
+
+async function scoreUnredacted(endpoint: McpEndpoint, options: McpOptions): Promise<Report> {
   const scoring: ScoreOptions = { level: options.level ?? "messages", tiers: options.tiers ?? ["core"] };
   const label = options.label ?? ("command" in endpoint ? `mcp:${endpoint.command}` : `mcp:${endpoint.url}`);
   const filters = options.filters?.length ? { ids: [...options.filters] } : {};
@@ -126,4 +146,15 @@ function stoppedReport(run: McpRun, cause: string, context: ScoreOptions & { fil
   } catch {
     return buildStoppedReport({ ...common, corpusRows: 1, rows: [START_ROW] });
   }
+}
+
+/** The report with every header value given replaced in each of its texts. */
+function redactReport(report: Report, redact: Redact): Report {
+  const walk = (value: unknown): unknown => {
+    if (typeof value === "string") return redact(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item)]));
+    return value;
+  };
+  return walk(report) as Report;
 }

@@ -7,8 +7,8 @@ import type { McpEndpoint } from "../../subjects/mcp/client.js";
 import type { SandboxMode } from "../../subjects/sandbox/index.js";
 import { EXIT, UsageError } from "../errors.js";
 import { onInterrupt } from "../interrupt.js";
+import { headersOf, mcpUrlOf } from "../mcp-http-flags.js";
 import { sandboxLimits, subjectSandbox } from "../sandbox-options.js";
-import { headersOf } from "./score-mcp.js";
 
 // `fuzz --mcp "COMMAND"` / `--mcp-url URL`: many invalid calls per tool of an MCP server, each
 // proven invalid by the reference before it is sent; a tool that runs on one is a finding, shrunk
@@ -87,9 +87,7 @@ function endpointOf(flags: FuzzMcpFlags): McpEndpoint {
     return { command: flags.mcp, ...(flags.submission !== undefined ? { cwd: flags.submission } : {}), ...(sandbox ? { sandbox } : {}) };
   }
   if (flags.sandbox !== "none") throw new UsageError("--sandbox runs a command: a server at --mcp-url runs where it is");
-  const url = flags.mcpUrl!;
-  if (!/^https?:\/\//i.test(url)) throw new UsageError(`--mcp-url ${JSON.stringify(url)}: give an http:// or https:// URL`);
-  return { url, headers: headersOf(flags.mcpHeader) };
+  return { url: mcpUrlOf(flags.mcpUrl!), headers: headersOf(flags.mcpHeader) };
 }
 
 function replayCommand(flags: FuzzMcpFlags, seed: number): string {

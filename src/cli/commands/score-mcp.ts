@@ -13,6 +13,7 @@ import { SubjectError } from "../../subjects/subject.js";
 import { parseTiers, readReportOrExplain } from "../arguments.js";
 import { UsageError } from "../errors.js";
 import { interruptedWhileWriting, onInterrupt } from "../interrupt.js";
+import { headersOf, mcpUrlOf } from "../mcp-http-flags.js";
 import { sandboxLimits, subjectSandbox } from "../sandbox-options.js";
 import { checkBaseline, checkBaselineSettings, emitReports, markStarted, reportInterrupted, scoreVerdict, type Output } from "../score-output.js";
 import type { ScoreFlags } from "./score-options.js";
@@ -93,20 +94,5 @@ function endpointOf(positional: string | undefined, flags: ScoreFlags, output: O
     return { command: flags.mcp, ...(flags.submission !== undefined ? { cwd: flags.submission } : {}), ...(sandbox ? { sandbox } : {}) };
   }
   if (flags.sandbox !== "none") throw new UsageError("--sandbox runs a command: a server at --mcp-url runs where it is");
-  const url = flags.mcpUrl!;
-  if (!/^https?:\/\//i.test(url)) throw new UsageError(`--mcp-url ${JSON.stringify(url)}: give an http:// or https:// URL`);
-  return { url, headers: headersOf(flags.mcpHeader) };
+  return { url: mcpUrlOf(flags.mcpUrl!), headers: headersOf(flags.mcpHeader) };
 }
-
-/** `--mcp-header "NAME: VALUE"`, each once. */
-export function headersOf(values: readonly string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const value of values) {
-    const at = value.indexOf(":");
-    const name = at === -1 ? "" : value.slice(0, at).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--mcp-header ${JSON.stringify(value)}: write it as "NAME: VALUE"`);
-    headers[name.toLowerCase()] = value.slice(at + 1).trim();
-  }
-  return headers;
-}
-

@@ -51,12 +51,9 @@ export class Rpc {
     const started = Date.now();
     if (this.gone !== undefined) return Promise.resolve({ kind: "closed", how: this.gone, ms: 0 });
     return new Promise<Answer>((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        resolve({ kind: "hung", ms: timeoutMs });
-      }, timeoutMs);
+      const timer = setTimeout(() => this.settle(id, { kind: "hung", ms: timeoutMs }), timeoutMs);
       this.pending.set(id, { resolve, started, timer });
-      this.transport.send(text).catch((error: unknown) => this.settle(id, { kind: "closed", how: error instanceof Error ? error.message : String(error), ms: Date.now() - started }));
+      this.transport.send(text, id).catch((error: unknown) => this.settle(id, { kind: "closed", how: error instanceof Error ? error.message : String(error), ms: Date.now() - started }));
     });
   }
 
@@ -104,6 +101,7 @@ export class Rpc {
     if (!pending) return;
     clearTimeout(pending.timer);
     this.pending.delete(id);
+    this.transport.finished?.(id);
     pending.resolve(answer);
   }
 

@@ -3,7 +3,8 @@ import type { Readable } from "node:stream";
 import { noSandbox } from "../sandbox/none.js";
 import { stdioOf, type Sandbox } from "../sandbox/common.js";
 import { killPipeHolders, pipeInodes } from "../pipe-holders.js";
-import { McpStartError, Tail, type Transport } from "./transport.js";
+import { LineSplitter } from "./lines.js";
+import { MAX_MESSAGE, McpStartError, Tail, type Transport } from "./transport.js";
 
 // MCP over stdio: the server is a child process (run through the shell, in its own process group
 // so that killing it kills what it started); one JSON-RPC message a line each way.
@@ -14,9 +15,6 @@ export interface StdioOptions {
   /** Where the server runs (default: no sandbox). */
   sandbox?: Sandbox;
 }
-
-/** The most a single line from the server may hold before it is cut off as unreadable. */
-const MAX_LINE = 16 * 1024 * 1024;
 
 export function stdioTransport(command: string, options: StdioOptions = {}): Transport {
   if (command.trim() === "") throw new McpStartError("--mcp: the command is empty");
@@ -34,26 +32,31 @@ export function stdioTransport(command: string, options: StdioOptions = {}): Tra
   const pipes = pipeInodes(child.pid, stdio.flatMap((kind, fd) => (kind === "pipe" ? [fd] : [])));
   // the sandbox's status is not read here (a crash is told by the stream): drained, so it never holds the close
   if (plan.statusFd !== undefined) (child.stdio[plan.statusFd] as Readable | null)?.resume();
+  let exitedHow: string | undefined;
+  const exitWaiters: ((how: string) => void)[] = [];
+  /** How the process exited, once it has, or undefined after `ms`. */
+  const exitOrAfter = (ms: number) =>
+    new Promise<string | undefined>((resolve) => {
+      if (exitedHow !== undefined) return resolve(exitedHow);
+      exitWaiters.push(resolve);
+      setTimeout(() => resolve(undefined), ms).unref();
+    });
   const ended = (how: string) => {
     if (closed) return;
     closed = true;
+    exitedHow = how;
+    for (const waiter of exitWaiters.splice(0)) waiter(how);
     if (!stopping) for (const listener of closeListeners) listener(how);
   };
-  let buffer = "";
-  stdout.setEncoding("utf8");
-  stdout.on("data", (chunk: string) => {
-    buffer += chunk;
-    let at: number;
-    while ((at = buffer.indexOf("\n")) !== -1) {
-      const line = buffer.slice(0, at).replace(/\r$/, "");
-      buffer = buffer.slice(at + 1);
+  const lines = new LineSplitter({
+    max: MAX_MESSAGE,
+    onLine(line) {
       if (line.trim() !== "") for (const listener of messageListeners) listener(line);
-    }
-    if (buffer.length > MAX_LINE) {
-      buffer = "";
-      stderr.add(`\n[tool-conformance: a line of more than ${MAX_LINE} characters on stdout was dropped]\n`);
-    }
+    },
+    onOverflow: () => stderr.add(`\n[tool-conformance: a line of more than ${MAX_MESSAGE} characters on stdout was dropped]\n`),
   });
+  stdout.setEncoding("utf8");
+  stdout.on("data", (chunk: string) => lines.push(chunk));
   child.stderr!.setEncoding("utf8");
   child.stderr!.on("data", (chunk: string) => stderr.add(chunk));
   child.stdin!.on("error", () => {});
@@ -61,12 +64,18 @@ export function stdioTransport(command: string, options: StdioOptions = {}): Tra
   child.on("exit", (code, signal) => {
     if (signal) ended(`the process was killed by ${signal}`);
     else if (plan.signalAsExitCode && code !== null && code > 128) ended(`the process was killed by signal ${code - 128}`);
-    else ended(`the process exited with code ${code}`);
+    else ended(`the process exited with code ${code}${code === 127 ? " (the command was not found)" : ""}`);
   });
   return {
     send(text) {
       if (closed) return Promise.reject(new Error("the process has exited"));
-      return new Promise((resolve, reject) => child.stdin!.write(text + "\n", (error) => (error ? reject(error) : resolve())));
+      return new Promise((resolve, reject) =>
+        child.stdin!.write(text + "\n", (error) => {
+          if (!error) return resolve();
+          // a pipe broken by a process that exited (a command not found): told by how it exited, not "write EPIPE"
+          void exitOrAfter(1_000).then((how) => reject(new Error(how ?? error.message)));
+        }),
+      );
     },
     onMessage: (listener) => void messageListeners.push(listener),
     onClose: (listener) => void closeListeners.push(listener),

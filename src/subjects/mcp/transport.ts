@@ -3,8 +3,12 @@
 
 /** One way to reach an MCP server. */
 export interface Transport {
-  /** Sends one message. Rejects when it cannot be delivered (the process is gone, the HTTP request failed). */
-  send(text: string): Promise<void>;
+  /**
+   * Sends one message (a request's `id` given, so that its answer's stream can be closed once done
+   * with). Rejects when it cannot be delivered (the process is gone, the HTTP request failed, its
+   * answer was larger than MAX_MESSAGE).
+   */
+  send(text: string, id?: number): Promise<void>;
   /** Called with every message the server sends. */
   onMessage(listener: (text: string) => void): void;
   /** Called once when the server goes away by itself (the process exited, the stream closed), with how. */
@@ -15,7 +19,12 @@ export interface Transport {
   stderrTail?(): string;
   /** Tells the transport the protocol version agreed on (HTTP sends it as a header). */
   agreed?(version: string): void;
+  /** The client is done with request `id` (answered, timed out): what still carries it is closed (HTTP: its SSE stream). */
+  finished?(id: number): void;
 }
+
+/** The most a single message from the server may hold (a stdio line, an HTTP body, an SSE stream): 16 MB. */
+export const MAX_MESSAGE = 16 * 1024 * 1024;
 
 /** The server could not be started or reached at all. */
 export class McpStartError extends Error {
