@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { noSandbox } from "../sandbox/none.js";
 import { stdioOf, type Sandbox } from "../sandbox/common.js";
+import { watch } from "../sandbox/witness.js";
 import { McpStartError, Tail, type Transport } from "./transport.js";
 
 // MCP over stdio: the server is a child process (run through the shell, in its own process group
@@ -24,13 +25,17 @@ export function stdioTransport(command: string, options: StdioOptions = {}): Tra
   const closeListeners: ((how: string) => void)[] = [];
   let closed = false;
   let stopping = false;
-  const plan = (options.sandbox ?? noSandbox()).plan(command, { ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), env: options.env ?? process.env });
+  const sandbox = options.sandbox ?? noSandbox();
+  // under the sandbox, a tracer outside it sees what the server's processes do (docs/sandbox.md)
+  const watched = watch(sandbox.mode, sandbox.plan(command, { ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), env: options.env ?? process.env }));
+  const plan = watched.plan;
   // a launcher that keeps fd 1 for itself (bwrap) hands the server's stdout on another descriptor
   const stdio = stdioOf(plan);
   const child: ChildProcess = spawn(plan.file, plan.args, { shell: plan.shell, detached: true, stdio, cwd: plan.cwd, env: plan.env });
   const stdout = child.stdio[plan.stdoutFd] as Readable;
   // the sandbox's status is not read here (a crash is told by the stream): drained, so it never holds the close
   if (plan.statusFd !== undefined) (child.stdio[plan.statusFd] as Readable | null)?.resume();
+  if (plan.traceFd !== undefined) watched.attach(child.stdio[plan.traceFd] as Readable | null);
   const ended = (how: string) => {
     if (closed) return;
     closed = true;
@@ -68,6 +73,7 @@ export function stdioTransport(command: string, options: StdioOptions = {}): Tra
     onMessage: (listener) => void messageListeners.push(listener),
     onClose: (listener) => void closeListeners.push(listener),
     stderrTail: () => stderr.toString(),
+    witness: watched.witness,
     async close() {
       stopping = true;
       if (closed) return;
