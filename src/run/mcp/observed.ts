@@ -1,5 +1,4 @@
-import type { Act } from "../../subjects/sandbox/strace-line.js";
-import type { Observation } from "../../subjects/sandbox/witness.js";
+import { distinctActs, type Observation } from "../../subjects/sandbox/witness.js";
 import type { Answer } from "../../subjects/mcp/rpc.js";
 import { resultText, saysError, type Classed } from "./classify.js";
 
@@ -18,7 +17,7 @@ export interface Observed extends Classed {
 /** The verdict `classed` overruled by what the sandbox saw during the call, if it saw the tool act. */
 export function observed(classed: Classed, answer: Answer, seen: Observation): Observed {
   if (!seen.watched) return { ...classed, observed: `not observed (${seen.why})` };
-  const acts = shownActs(seen.acts);
+  const acts = distinctActs(seen.acts.map((act) => act.what));
   if (acts.length === 0) return { ...classed, observed: "nothing observed" };
   const said = `ran: ${listed(acts)}`;
   if (classed.verdict === "ran" || classed.verdict === "ran, then failed" || classed.verdict === "crashed" || classed.verdict === "hung") return { ...classed, observed: said };
@@ -30,16 +29,6 @@ function failed(answer: Answer): boolean {
   if (answer.kind === "error") return true;
   if (answer.kind !== "result") return false;
   return (answer.result as { isError?: unknown } | undefined)?.isError === true || saysError(resultText(answer.result));
-}
-
-/** Each act once, a program tried on several folders of PATH said once: started if it started anywhere. */
-function shownActs(acts: readonly Act[]): string[] {
-  const whats = [...new Set(acts.map((act) => act.what))];
-  const started = new Set(whats.flatMap((what) => /^started (`.*`)$/s.exec(what)?.[1] ?? []));
-  return whats.filter((what) => {
-    const tried = /^tried to start (`.*`) \(ENOENT\)$/s.exec(what)?.[1];
-    return tried === undefined || !started.has(tried);
-  });
 }
 
 const MAX_SHOWN = 4;

@@ -46,6 +46,8 @@ export interface SpawnPlan {
    * Always stdoutFd + 1.
    */
   statusFd?: number;
+  /** Folders of the machine the subject sees (its submission, its binds): a path in them is not its own, even under /tmp. */
+  shown?: string[];
   /** The child's descriptor on which a tracer outside the sandbox writes what the subject does (witness.ts), above the others. */
   traceFd?: number;
   /**

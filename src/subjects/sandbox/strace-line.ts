@@ -37,6 +37,12 @@ const AT_ENTRY = new Set(["execve", "execveat", "connect", "sendto", "sendmsg", 
 /** Reads lines in order; keeps the start of a syscall another process's line interrupted. */
 export class TraceParser {
   private readonly pending = new Map<number, string>();
+  private readonly own: (path: string) => boolean;
+
+  /** `shown`: the machine's folders the subject sees, where a write is never its own, even under /tmp. */
+  constructor(shown: readonly string[] = []) {
+    this.own = (path) => privatePath(path) && !shown.some((folder) => path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`));
+  }
 
   /** The records of one line (without its newline). */
   parse(line: string): TraceRecord[] {
@@ -48,30 +54,32 @@ export class TraceParser {
     if (unfinished) {
       this.pending.set(pid, `${unfinished[1]}(${unfinished[2]}`);
       // an attempt is an act already: the syscall may block, or never return
-      return AT_ENTRY.has(unfinished[1]!) ? record(pid, unfinished[1]!, unfinished[2]!, undefined) : [];
+      return AT_ENTRY.has(unfinished[1]!) ? record(pid, unfinished[1]!, unfinished[2]!, undefined, this.own) : [];
     }
     const resumed = /^<\.\.\. (\w+) resumed>(.*)$/.exec(body);
     if (resumed) {
       const start = this.pending.get(pid);
       this.pending.delete(pid);
       if (start === undefined || AT_ENTRY.has(resumed[1]!)) return [];
-      return complete(pid, start + resumed[2]!);
+      return complete(pid, start + resumed[2]!, this.own);
     }
-    return complete(pid, body);
+    return complete(pid, body, this.own);
   }
 }
 
-function complete(pid: number, body: string): TraceRecord[] {
+type Own = (path: string) => boolean;
+
+function complete(pid: number, body: string, own: Own): TraceRecord[] {
   const call = /^(\w+)\((.*)\) +=\s+(-?\d+|\?|0x[0-9a-f]+)(.*)$/.exec(body);
   if (!call) return [];
   const [, name, args, value, rest] = call as unknown as [string, string, string, string, string];
   const error = Number(value) < 0 ? (/^\s*(E[A-Z0-9]+)/.exec(rest)?.[1] ?? "an error") : undefined;
-  return record(pid, name, args, { value: Number(value), error });
+  return record(pid, name, args, { value: Number(value), error }, own);
 }
 
 type Outcome = { value: number; error: string | undefined } | undefined;
 
-function record(pid: number, name: string, args: string, outcome: Outcome): TraceRecord[] {
+function record(pid: number, name: string, args: string, outcome: Outcome, own: Own): TraceRecord[] {
   const act = (kind: Act["kind"], what: string): TraceRecord[] => [{ type: "act", pid, act: { kind, what, pid } }];
   switch (name) {
     case "read":
@@ -105,11 +113,11 @@ function record(pid: number, name: string, args: string, outcome: Outcome): Trac
       return address.port === 53 ? act("lookup", `looked up a name: ${text}`) : act("connect", text);
     }
     default:
-      return fileAct(name, args, outcome, act);
+      return fileAct(name, args, outcome, act, own);
   }
 }
 
-function fileAct(name: string, args: string, outcome: Outcome, act: (kind: Act["kind"], what: string) => TraceRecord[]): TraceRecord[] {
+function fileAct(name: string, args: string, outcome: Outcome, act: (kind: Act["kind"], what: string) => TraceRecord[], own: Own): TraceRecord[] {
   const paths = quoted(args);
   const path = paths[0];
   if (path === undefined) return [];
@@ -118,14 +126,14 @@ function fileAct(name: string, args: string, outcome: Outcome, act: (kind: Act["
     if (RESOLVER_FILES.has(path)) return act("lookup", `looked up a name: read ${path}`);
     const flags = /"(?:[^"\\]|\\.)*"(?:\.\.\.)?, ([A-Z0-9_|]+)/.exec(args)?.[1] ?? "";
     const writes = name === "openat2" ? /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND/.test(args) : /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND/.test(flags);
-    if (!writes || privatePath(path)) return [];
+    if (!writes || own(path)) return [];
     return act("write", said("write", relativeTo(args, path)));
   }
   const verb = VERBS[name];
   if (verb === undefined) return [];
   // each path a syscall names: the act is outside the sandbox's own /tmp when any of them is
   const named = name === "symlink" || name === "symlinkat" ? paths.slice(1) : paths.slice(0, name.startsWith("rename") || name.startsWith("link") ? 2 : 1);
-  if (named.every(privatePath)) return [];
+  if (named.every(own)) return [];
   return act("write", said(verb, named.map(clip).join(" to ")));
 }
 

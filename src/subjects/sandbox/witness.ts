@@ -99,13 +99,13 @@ export function witnessPlan(plan: SpawnPlan): Witnessed {
     "-o", `|exec cat >&${traceFd}`,
     "--", "/bin/sh", "-c", `exec ${traceFd}>&-; exec "$@"`, "sh", plan.file, ...plan.args,
   ];
-  const trace = new Trace();
+  const trace = new Trace(plan.shown ?? []);
   return { plan: { ...plan, file: found.strace, args, traceFd }, witness: trace, attach: (stream) => trace.attach(stream) };
 }
 
 /** The live trace: records as they arrive, the windows over them, and what fell outside every window. */
 class Trace implements Witness {
-  private readonly parser = new TraceParser();
+  private readonly parser: TraceParser;
   private readonly lineage = newLineage();
   /** Records since the last window closed (or since the start). */
   private records: TraceRecord[] = [];
@@ -113,6 +113,10 @@ class Trace implements Witness {
   private stopped: string | undefined;
   private started = false;
   private readonly outside = new Notes();
+
+  constructor(shown: readonly string[]) {
+    this.parser = new TraceParser(shown);
+  }
 
   attach(stream: Readable | null | undefined): void {
     if (!stream) {
@@ -216,6 +220,16 @@ class Trace implements Witness {
 /** Programs the sandbox itself starts before the server: not the server's acts. */
 const MACHINERY = new Set(["sh", "dash", "bash", "bwrap", "setpriv", "env"]);
 
+/** Each act once, a program tried on several folders of PATH said once: started if it started in any. */
+export function distinctActs(whats: readonly string[]): string[] {
+  const unique = [...new Set(whats)];
+  const started = new Set(unique.flatMap((what) => /^started (`.*`)$/s.exec(what)?.[1] ?? []));
+  return unique.filter((what) => {
+    const tried = /^tried to start (`.*`) \(ENOENT\)$/s.exec(what)?.[1];
+    return tried === undefined || !started.has(tried);
+  });
+}
+
 /** Acts outside every window, by when, each said once with how often. */
 class Notes {
   private readonly seen = new Map<string, Map<string, number>>();
@@ -223,7 +237,8 @@ class Notes {
     if (acts.length === 0) return;
     const counts = this.seen.get(when) ?? new Map<string, number>();
     this.seen.set(when, counts);
-    for (const act of acts) counts.set(act.what, (counts.get(act.what) ?? 0) + 1);
+    const kept = new Set(distinctActs(acts.map((act) => act.what)));
+    for (const act of acts) if (kept.has(act.what)) counts.set(act.what, (counts.get(act.what) ?? 0) + 1);
   }
   lines(): string[] {
     return [...this.seen].map(([when, counts]) => {
