@@ -7,9 +7,8 @@ import type { Act, TraceRecord } from "./strace-line.js";
 // its processes (a helper started for an earlier call acting exactly then most likely acts for this
 // one); or after the answer, by a process born while it handled the call (a child it forked before
 // answering). Anything else in the window (a timer of an earlier call firing before the server read
-// this one, or after it answered) is late: shown, never blamed. Without a read
-// of the call in the trace (a server that reads its stdin some other way), the whole window is the
-// call's.
+// this one, or after it answered) is late: shown, never blamed. Without a read of the call in the
+// trace (a server that reads its stdin some other way), the whole window is the call's.
 
 /** A tools/call frame as strace shows its first bytes (quotes escaped). */
 const CALL = /\\"method\\":\s*\\"tools\/call\\"/;
