@@ -4,6 +4,14 @@ import type { Check } from "../run-row.js";
 import { ran as tookRun } from "./classify-accepted.js";
 import { isRefusal, type Classed } from "./classify.js";
 
+/** A classed answer, with what the sandbox saw while it was given (src/run/mcp/observed.ts), when known. */
+type Seen = Classed & { observed?: string };
+
+/** The verdict as a report shows it: with what was observed beside it, then the text. */
+function told(classed: Seen): string {
+  return `${classed.verdict}${classed.observed !== undefined ? ` [${classed.observed}]` : ""}: ${classed.text}`;
+}
+
 // An invalid call's answer as checks: each the seed's rule seen from outside, its expected and
 // actual as small records (a verdict, a flag) with the text judged beside them, so any report
 // shows it and the diagnosis compares answers by their sense (the flag), never by their text.
@@ -22,12 +30,12 @@ export const WHAT = {
 } as const;
 
 /** The checks of one invalid call, its answer classed, and whether a ping after it was answered. */
-export function callChecks(classed: Classed, pingAfter: string | undefined, tier: Tier = "core", refusalTier: Tier = tier): Check[] {
+export function callChecks(classed: Seen, pingAfter: string | undefined, tier: Tier = "core", refusalTier: Tier = tier): Check[] {
   const { verdict, text } = classed;
-  const shown = { answer: verdict, text, rule: classed.rule };
+  const shown = { answer: verdict, text, rule: classed.rule, ...(classed.observed !== undefined ? { observed: classed.observed } : {}) };
   const ran = isRefusal(verdict) ? false : verdict === "ran" || verdict === "ran, then failed" ? true : "cannot tell";
   const checks: Check[] = [
-    { level: "verdict", tier, what: WHAT.refused, expected: { ran: false }, actual: { ran, ...shown }, pass: ran === false, note: `${verdict}: ${text}` },
+    { level: "verdict", tier, what: WHAT.refused, expected: { ran: false }, actual: { ran, ...shown }, pass: ran === false, note: told(classed) },
   ];
   // a server that died or stopped answering is a crash, as a subject's death is (run-row.ts's {died})
   const died = verdict === "crashed" || verdict === "hung" ? `${verdict}: ${text}` : pingAfter;
@@ -42,12 +50,12 @@ export function callChecks(classed: Classed, pingAfter: string | undefined, tier
 }
 
 /** The checks of one valid call (--mcp-run): the tool ran, and the server keeps answering. */
-export function acceptChecks(classed: Classed, pingAfter: string | undefined): Check[] {
+export function acceptChecks(classed: Seen, pingAfter: string | undefined): Check[] {
   const { verdict, text } = classed;
   const ran = tookRun(verdict);
   const died = verdict === "crashed" || verdict === "hung" ? `${verdict}: ${text}` : pingAfter;
   return [
-    { level: "verdict", tier: "core", what: WHAT.accepted, expected: { ran: true }, actual: { ran, answer: verdict, text, rule: classed.rule }, pass: ran, note: `${verdict}: ${text}` },
+    { level: "verdict", tier: "core", what: WHAT.accepted, expected: { ran: true }, actual: { ran, answer: verdict, text, rule: classed.rule, ...(classed.observed !== undefined ? { observed: classed.observed } : {}) }, pass: ran, note: told(classed) },
     { level: "verdict", tier: "core", what: WHAT.answers, expected: { answers: true }, actual: died === undefined ? { answers: true } : { died }, pass: died === undefined },
   ];
 }

@@ -16,6 +16,7 @@ import { classify, type Classed } from "./classify.js";
 import { listRows } from "./list-rows.js";
 import { RunStop, yieldToEventLoop } from "./stop.js";
 import { oneLine } from "../../report/reporters/text.js";
+import { observed, type Observed } from "./observed.js";
 
 // A server's own rows, run one call at a time (a crash is then the call's): the tool list twice,
 // every tool's probes with a ping after each, an unknown tool and a malformed frame. A server that
@@ -209,6 +210,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
   function finish(): McpRun {
     const finished = Date.now();
     const stderr = client.stderrTail();
+    notes.push(...client.observedNotes());
     if (client.restarts > 0) notes.push(`the server was started again ${client.restarts} time${client.restarts === 1 ? "" : "s"} after a crash or a hang`);
     const cause = stop.cause;
     const stopped = cause === undefined ? {} : { stopped: { cause, ...(stop.interrupted !== undefined ? { interrupted: stop.interrupted } : {}) } };
@@ -260,14 +262,15 @@ function callAndPing(client: McpClient, tool: string, args: unknown, names: stri
   );
 }
 
-/** One call sent, its answer classed and made checks, then a ping unless the server is already gone. */
-async function askAndPing(client: McpClient, ask: () => Promise<Answer>, judge: (answer: Answer) => Classed, checksOf: (classed: Classed, pingAfter: string | undefined) => Check[]): Promise<{ checks: Check[]; ms: number; restart: boolean }> {
+/** One call sent, its answer classed (and overruled by what the sandbox saw in its window) and made checks, then a ping unless the server is already gone. */
+async function askAndPing(client: McpClient, ask: () => Promise<Answer>, judge: (answer: Answer) => Classed, checksOf: (classed: Observed, pingAfter: string | undefined) => Check[]): Promise<{ checks: Check[]; ms: number; restart: boolean }> {
+  const window = client.watch();
   const answer = await ask();
   const classed = judge(answer);
-  if (classed.verdict === "crashed" || classed.verdict === "hung") return { checks: checksOf(classed, undefined), ms: answer.ms, restart: true };
+  if (classed.verdict === "crashed" || classed.verdict === "hung") return { checks: checksOf(observed(classed, answer, await window.close(false)), undefined), ms: answer.ms, restart: true };
   const ping = await client.ping();
   const pingAfter = ping.kind === "result" ? undefined : `the ping after it: ${describe(ping)}`;
-  return { checks: checksOf(classed, pingAfter), ms: answer.ms, restart: pingAfter !== undefined };
+  return { checks: checksOf(observed(classed, answer, await window.close(ping.kind === "result")), pingAfter), ms: answer.ms, restart: pingAfter !== undefined };
 }
 
 async function restart(client: McpClient, notes: string[], stop: RunStop): Promise<string | undefined> {

@@ -3,6 +3,7 @@ import { Rpc, type Answer } from "./rpc.js";
 import { stdioTransport } from "./stdio-transport.js";
 import { McpStartError, type Transport } from "./transport.js";
 import type { Sandbox } from "../sandbox/common.js";
+import { unwatched, type CallWindow } from "../sandbox/witness.js";
 
 // A minimal MCP client: what scoring a server's tools from outside needs, and nothing else.
 // initialize (offering the newest spec version first), notifications/initialized, tools/list with
@@ -51,6 +52,8 @@ export class McpClient {
   private readonly signal: AbortSignal | undefined;
   /** How many times the server was started again after it went away. */
   restarts = 0;
+  /** What the witnesses of servers already stopped saw outside every call. */
+  private readonly pastNotes: string[] = [];
 
   private constructor(
     readonly endpoint: McpEndpoint,
@@ -75,6 +78,16 @@ export class McpClient {
   /** The end of the server's stderr (stdio). */
   stderrTail(): string | undefined {
     return this.rpc.transport.stderrTail?.();
+  }
+
+  /** A window on the next call: what the server's processes do until it is closed (docs/sandbox.md). */
+  watch(): CallWindow {
+    return (this.rpc.transport.witness ?? unwatched("a server at a URL runs outside the sandbox")).open();
+  }
+
+  /** What the sandbox saw the server do outside every call (at start, after a call), each line once. */
+  observedNotes(): string[] {
+    return [...new Set([...this.pastNotes, ...(this.rpc.transport.witness?.notes() ?? [])])];
   }
 
   /** How the server went away, when it has. */
@@ -115,6 +128,7 @@ export class McpClient {
 
   /** Stops the server and starts it again (after it crashed or hung). */
   async restart(): Promise<void> {
+    this.pastNotes.push(...(this.rpc.transport.witness?.notes() ?? []));
     await this.rpc.transport.close();
     this.restarts++;
     // only the first start may be an install (npx): a restart is held to the request timeout

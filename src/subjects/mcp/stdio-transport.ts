@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import { noSandbox } from "../sandbox/none.js";
 import { stdioOf, type Sandbox } from "../sandbox/common.js";
 import { killPipeHolders, pipeInodes } from "../pipe-holders.js";
+import { watch } from "../sandbox/witness.js";
 import { LineSplitter } from "./lines.js";
 import { MAX_MESSAGE, McpStartError, Tail, type Transport } from "./transport.js";
 
@@ -23,7 +24,10 @@ export function stdioTransport(command: string, options: StdioOptions = {}): Tra
   const closeListeners: ((how: string) => void)[] = [];
   let closed = false;
   let stopping = false;
-  const plan = (options.sandbox ?? noSandbox()).plan(command, { ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), env: options.env ?? process.env });
+  const sandbox = options.sandbox ?? noSandbox();
+  // under the sandbox, a tracer outside it sees what the server's processes do (docs/sandbox.md)
+  const watched = watch(sandbox.mode, sandbox.plan(command, { ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), env: options.env ?? process.env }));
+  const plan = watched.plan;
   // a launcher that keeps fd 1 for itself (bwrap) hands the server's stdout on another descriptor
   const stdio = stdioOf(plan);
   const child: ChildProcess = spawn(plan.file, plan.args, { shell: plan.shell, detached: true, stdio, cwd: plan.cwd, env: plan.env });
@@ -32,6 +36,7 @@ export function stdioTransport(command: string, options: StdioOptions = {}): Tra
   const pipes = pipeInodes(child.pid, stdio.flatMap((kind, fd) => (kind === "pipe" ? [fd] : [])));
   // the sandbox's status is not read here (a crash is told by the stream): drained, so it never holds the close
   if (plan.statusFd !== undefined) (child.stdio[plan.statusFd] as Readable | null)?.resume();
+  if (plan.traceFd !== undefined) watched.attach(child.stdio[plan.traceFd] as Readable | null);
   let exitedHow: string | undefined;
   const exitWaiters: ((how: string) => void)[] = [];
   /** How the process exited, once it has, or undefined after `ms`. */
@@ -80,6 +85,7 @@ export function stdioTransport(command: string, options: StdioOptions = {}): Tra
     onMessage: (listener) => void messageListeners.push(listener),
     onClose: (listener) => void closeListeners.push(listener),
     stderrTail: () => stderr.toString(),
+    witness: watched.witness,
     async close() {
       const wasClosed = closed;
       stopping = true;

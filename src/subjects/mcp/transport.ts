@@ -1,3 +1,5 @@
+import type { Witness } from "../sandbox/witness.js";
+
 // A transport carries JSON-RPC messages as texts, one message a text, with no framing of its own
 // visible to the client: stdio frames them by newline, Streamable HTTP by request and SSE event.
 
@@ -17,6 +19,8 @@ export interface Transport {
   close(): Promise<void>;
   /** The end of what the server wrote on stderr (stdio only). */
   stderrTail?(): string;
+  /** What the server's processes are seen to do (stdio: the sandbox's witness, or one that says why it sees nothing). */
+  witness?: Witness;
   /** Tells the transport the protocol version agreed on (HTTP sends it as a header). */
   agreed?(version: string): void;
   /** The client is done with request `id` (answered, timed out): what still carries it is closed (HTTP: its SSE stream). */

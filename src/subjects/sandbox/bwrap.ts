@@ -139,6 +139,7 @@ export function bwrapSandbox(options: BwrapOptions): Sandbox {
         stdoutFd: 3,
         ...(probe.status ? { statusFd: STATUS_FD } : {}),
         signalAsExitCode: true,
+        shown: [submission, ...binds],
       };
     },
   };

@@ -46,6 +46,10 @@ export interface SpawnPlan {
    * Always stdoutFd + 1.
    */
   statusFd?: number;
+  /** Folders of the machine the subject sees (its submission, its binds): a path in them is not its own, even under /tmp. */
+  shown?: string[];
+  /** The child's descriptor on which a tracer outside the sandbox writes what the subject does (witness.ts), above the others. */
+  traceFd?: number;
   /**
    * Whether an exit code above 128 means the subject was killed by signal (code - 128): bwrap
    * exits so when the process it runs is killed (by a cap, for one).
@@ -61,6 +65,10 @@ export interface SpawnPlan {
 export function stdioOf(plan: SpawnPlan): ("pipe" | "ignore")[] {
   const stdio: ("pipe" | "ignore")[] = plan.stdoutFd === 1 ? ["pipe", "pipe", "pipe"] : ["pipe", "ignore", "pipe", ...Array<"ignore">(plan.stdoutFd - 3).fill("ignore"), "pipe"];
   if (plan.statusFd !== undefined) stdio[plan.statusFd] = "pipe";
+  if (plan.traceFd !== undefined) {
+    while (stdio.length < plan.traceFd) stdio.push("ignore");
+    stdio[plan.traceFd] = "pipe";
+  }
   return stdio;
 }
 

@@ -1,0 +1,80 @@
+import type { Act, TraceRecord } from "./strace-line.js";
+
+// Which acts in a call's window are the call's. The window (from just before the call is written to
+// just after the ping after it is answered) is the harness's view; the server's own view is finer:
+// it reads the call from its stdin, acts, writes its answer on its stdout, then reads the ping. So
+// an act is the call's when it comes between the server's read of the call and its answer, by any of
+// its processes (a helper started for an earlier call acting exactly then most likely acts for this
+// one); or after the answer, by a process born while it handled the call (a child it forked before
+// answering). Anything else in the window (a timer of an earlier call firing before the server read
+// this one, or after it answered) is late: shown, never blamed. Without a read of the call in the
+// trace (a server that reads its stdin some other way), the whole window is the call's.
+
+/** A tools/call frame as strace shows its first bytes (quotes escaped). */
+const CALL = /\\"method\\":\s*\\"tools\/call\\"/;
+const PING = /\\"method\\":\s*\\"ping\\"/;
+
+export interface Lineage {
+  /** Each process's parent process (threads folded into their process). */
+  parent: Map<number, number>;
+  /** Each thread's process. */
+  process: Map<number, number>;
+}
+
+export function newLineage(): Lineage {
+  return { parent: new Map(), process: new Map() };
+}
+
+/** Learns who made whom from every new process or thread in `records`. */
+export function learn(lineage: Lineage, records: readonly TraceRecord[]): void {
+  for (const record of records) {
+    if (record.type !== "clone") continue;
+    const owner = processOf(lineage, record.pid);
+    if (record.thread) lineage.process.set(record.child, owner);
+    else lineage.parent.set(record.child, owner);
+  }
+}
+
+function processOf(lineage: Lineage, pid: number): number {
+  return lineage.process.get(pid) ?? pid;
+}
+
+/** Whether `pid`'s process is one of `set` or descends from one. */
+function within(lineage: Lineage, pid: number, set: ReadonlySet<number>): boolean {
+  for (let at: number | undefined = processOf(lineage, pid), steps = 0; at !== undefined && steps < 10_000; at = lineage.parent.get(at), steps++) if (set.has(at)) return true;
+  return false;
+}
+
+export interface Attributed {
+  /** The call's acts. */
+  blamed: Act[];
+  /** Acts in the window that are not the call's (late acts of an earlier call). */
+  late: Act[];
+  /** Whether the server's read of the call was seen (else the whole window was blamed). */
+  anchored: boolean;
+}
+
+/** The acts of one call's window, `records` in the order strace wrote them. */
+export function attribute(records: readonly TraceRecord[], lineage: Lineage): Attributed {
+  learn(lineage, records);
+  const acts = (from: number, to: number) => records.slice(from, to).flatMap((record) => (record.type === "act" ? [record.act] : []));
+  const read = records.findIndex((record) => record.type === "stdin" && CALL.test(record.text));
+  if (read < 0) return { blamed: acts(0, records.length), late: [], anchored: false };
+  let ping = records.findIndex((record, at) => at > read && record.type === "stdin" && PING.test(record.text));
+  if (ping < 0) ping = records.length;
+  let answer = ping - 1;
+  while (answer > read && records[answer]!.type !== "stdout") answer--;
+  if (answer === read) answer = ping - 1;
+  // the processes born while the server handled the call
+  const born = new Set<number>();
+  for (const record of records.slice(read + 1, answer + 1)) if (record.type === "clone" && !record.thread) born.add(record.child);
+  const blamed: Act[] = [];
+  const late: Act[] = [];
+  records.forEach((record, at) => {
+    if (record.type !== "act") return;
+    const during = at > read && at <= answer;
+    if (during || (at > answer && within(lineage, record.pid, born))) blamed.push(record.act);
+    else late.push(record.act);
+  });
+  return { blamed, late, anchored: true };
+}
