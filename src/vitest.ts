@@ -6,6 +6,7 @@ import { runRow, type Check } from "./run/run-row.js";
 import { instanceTextOf, SECTIONS, schemaTextOf, type Level, type ProfileName, type Row, type Tier } from "./corpus/rows.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS, guarded, selectRows } from "./run/runner.js";
 import { inProcessSubject } from "./subjects/in-process.js";
+import { missingExports, missingText, moduleIdentity } from "./subjects/module-api.js";
 import { stdioSubject } from "./subjects/stdio.js";
 import type { Send } from "./subjects/protocol.js";
 import type { Session, Subject } from "./subjects/subject.js";
@@ -19,7 +20,7 @@ import { runMcp } from "./run/mcp/run-mcp.js";
 // protocol (any language); one session serves the whole suite, rows in order.
 
 export interface ConformanceOptions {
-  /** `{ api }`: a module exporting the reference's API (compile, Registry, newTool, ToolError, renderPath); `{ command }`: an adapter over stdio. */
+  /** `{ api }`: a module exporting compile, Registry, newTool and ToolError (docs/api.md, "The module interface"); `{ command }`: an adapter over stdio. */
   subject: { api: ReferenceApi; label?: string } | { command: string; cwd?: string };
   /** Default ag02. */
   profile?: ProfileName;
@@ -39,7 +40,22 @@ export function conformanceSuite(options: ConformanceOptions): void {
   const scoring = { level: options.level ?? "messages", tiers: options.tiers ?? (["core"] as Tier[]) };
   const { rows } = selectRows(loadCorpus(), { profile, ...scoring, ...(options.filter ? { filters: options.filter } : {}) });
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const subject: Subject = "api" in options.subject ? inProcessSubject(options.subject.label ?? "module", options.subject.api) : stdioSubject(options.subject.command, { timeoutMs, ...(options.subject.cwd ? { cwd: options.subject.cwd } : {}) });
+  if ("api" in options.subject) {
+    // a module without the interface: one failing test that names what it lacks, not a TypeError a row
+    const api = options.subject.api as unknown as Record<string, unknown>;
+    const missing = missingExports(api);
+    if (missing.length > 0) {
+      const text = missingText(`the module${options.subject.label ? ` ${options.subject.label}` : ""}`, missing);
+      it("the module's interface", () => {
+        throw new Error(text);
+      });
+      return;
+    }
+  }
+  const subject: Subject =
+    "api" in options.subject
+      ? inProcessSubject(options.subject.label ?? "module", options.subject.api, moduleIdentity(options.subject.api as unknown as Record<string, unknown>, undefined, options.subject.label))
+      : stdioSubject(options.subject.command, { timeoutMs, ...(options.subject.cwd ? { cwd: options.subject.cwd } : {}) });
   let session: Session | undefined;
   let send: Send;
   beforeAll(async () => {

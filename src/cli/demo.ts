@@ -1,6 +1,7 @@
 import { diagnose, pitfallLabel, type Fingerprint } from "../judge/diagnosis.js";
 import type { ScoreOptions } from "../run/outcome.js";
 import { paintFor, type Paint } from "../report/reporters/terminal.js";
+import { loadCorpus } from "../corpus/load.js";
 import { SECTIONS, TIERS, type ProfileName, type Row, type Section } from "../corpus/rows.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../run/runner.js";
 import type { RowResult } from "../run/outcome.js";
@@ -76,8 +77,10 @@ export async function demo(rows: Row[], options: DemoOptions): Promise<number> {
   const paint = paintFor();
   const out: string[] = [];
   const filters = options.filters.length ? ` · filter ${options.filters.join(" ")}` : "";
+  // the first row count a newcomer reads: which rows these are, against the other counts they will meet
+  const core = rows.filter((row) => row.tier === "core").length;
   out.push(`${paint("bold", "tool-conformance")} · the reference and ${mutants.length} pitfall mutants against ${rows.length} corpus rows`);
-  const every = options.tiers.length === 3 ? " (the demo shows every tier; a subject is scored on core unless --tier says otherwise)" : "";
+  const every = options.tiers.length === TIERS.length ? ` (the demo: profile ${options.profile}'s rows of every tier; a subject is scored on its ${core} core rows unless --tier says otherwise; ${loadCorpus().length} rows in the corpus, both profiles)` : "";
   out.push(paint("dim", `profile ${options.profile} · level ${options.level} · tiers ${options.tiers.join(", ")}${every}${filters}`));
   out.push("");
   const labelWidth = Math.max(...lines.map((l) => l.label.length)) + 2;

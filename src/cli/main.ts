@@ -2,6 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { withoutEmptyDefaults } from "./arguments.js";
 import { EXIT, explain } from "./errors.js";
+import { forLog } from "../report/reporters/text.js";
 import { register as registerValidate } from "./commands/validate.js";
 import { register as registerMutants } from "./commands/mutants.js";
 import { register as registerValidators } from "./commands/validators.js";
@@ -28,6 +29,8 @@ const program = new Command("tool-conformance")
   .description("Conformance corpus, reference oracle, pitfall mutants and scoring harness for LLM tool registries and their JSON Schema argument validators")
   .version("0.1.0")
   .showHelpAfterError("(run with --help for usage)")
+  // commander's own errors quote the arguments given: shown escaped like every other line (subcommands inherit it)
+  .configureOutput({ outputError: (text, write) => write(forLog(text)) })
   .exitOverride();
 
 // every command inherits it: no "(default: [])" after a repeatable option
@@ -55,7 +58,8 @@ try {
     process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   } else {
     const { line, code } = explain(error);
-    if (line) process.stderr.write(`tool-conformance: ${line}\n`);
+    // a message may quote a subject's or a server's words (a tool's name): no control or bidi character reaches the terminal raw
+    if (line) process.stderr.write(`tool-conformance: ${forLog(line)}\n`);
     process.exitCode = code;
   }
 }

@@ -18,7 +18,8 @@ export function describe(outcome: FuzzOutcome, scoring: { level: Level; tiers: T
   const paint = paintFor(process.stdout);
   const seconds = (outcome.ms / 1000).toFixed(1);
   const rate = Math.round(outcome.cases / Math.max(outcome.ms / 1000, 0.001));
-  const stop = { runs: "", time: " (stopped by --time)", findings: ` (stopped at --max-findings ${scoring.maxFindings})`, replay: " (a replay)" }[outcome.stopped];
+  // which limit ended the search: --runs (default 10000) often ends it well before --time
+  const stop = { runs: " (stopped at --runs, before --time)", time: " (stopped by --time)", findings: ` (stopped at --max-findings ${scoring.maxFindings})`, replay: " (a replay)" }[outcome.stopped];
   const aside = outcome.setAside.map(({ key, cases }) => `  set aside (--ignore, --known): ${key} in ${cases} case${cases === 1 ? "" : "s"}`);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   if (outcome.findings.length === 0) {

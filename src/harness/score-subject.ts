@@ -16,6 +16,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, runRows, selectRows, type Run } from "../ru
 import type { Sandbox } from "../subjects/sandbox/index.js";
 import { failingIds, score } from "../judge/scoring.js";
 import { inProcessSubject } from "../subjects/in-process.js";
+import { missingExports, missingText, moduleIdentity } from "../subjects/module-api.js";
 import { stdioSubject } from "../subjects/stdio.js";
 import { graderFaultOf, SubjectError, type Subject } from "../subjects/subject.js";
 import type { Weighting } from "../judge/weighting.js";
@@ -223,9 +224,6 @@ export async function resolveSubject(spec: SubjectSpec, profile: ProfileName, ti
   throw new UsageError(`unknown subject ${JSON.stringify(spec)}: use reference, mutant:sNN (e.g. mutant:s03), --subject "COMMAND" or --module PATH`);
 }
 
-/** The functions createHandler calls: a module without them cannot be scored in-process. */
-const API = ["compile", "Registry", "newTool", "ToolError", "renderPath"] as const;
-
 async function moduleSubject(path: string): Promise<Subject> {
   const file = resolve(path);
   if (!existsSync(file)) throw new UsageError(`--module ${path}: no such file`);
@@ -236,9 +234,10 @@ async function moduleSubject(path: string): Promise<Subject> {
   } catch (error) {
     throw new SubjectError(`--module ${path} could not be loaded: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
   }
-  const missing = API.filter((name) => typeof api[name] !== "function");
-  if (missing.length > 0) throw new SubjectError(`--module ${path} does not export ${missing.join(", ")} (the reference's API, as in dist/index.js)`);
-  return inProcessSubject(`module:${relative(process.cwd(), file) || path}`, api as unknown as ReferenceApi);
+  // a module without the interface is a wrong argument, not a subject that failed to start
+  const missing = missingExports(api);
+  if (missing.length > 0) throw new UsageError(missingText(`--module ${path}`, missing));
+  return inProcessSubject(`module:${relative(process.cwd(), file) || path}`, api as unknown as ReferenceApi, moduleIdentity(api, file));
 }
 
 /** A mutant that exists and belongs to `profile`, else a usage error saying which profile it belongs to. */

@@ -46,10 +46,10 @@ export function validatorRows(rows: readonly Row[]): Row[] {
 }
 
 /** Runs the reference and every installed validator over `rows` (validate and compile rows only). */
-export async function compareValidators(allRows: readonly Row[]): Promise<Comparison> {
+export async function compareValidators(allRows: readonly Row[], timeoutMs = REQUEST_TIMEOUT_MS): Promise<Comparison> {
   const rows = validatorRows(allRows);
   const loaded = await loadValidators();
-  const reference = await runOne("reference", "reference", "paths", "the oracle: src/", inProcessSubject("reference"), rows);
+  const reference = await runOne("reference", "reference", "paths", "the oracle: src/", inProcessSubject("reference"), rows, timeoutMs);
   // each library runs in its own worker thread: all at once, so hung rows wait side by side
   const others = await Promise.all(
     loaded.map(async (validator): Promise<LibraryRun> => {
@@ -57,14 +57,14 @@ export async function compareValidators(allRows: readonly Row[]): Promise<Compar
         return { name: validator.name, label: validator.name, level: "verdict", note: "", missing: validator.missing, results: [], ms: 0 };
       }
       const { library, subject } = validator;
-      return runOne(library.name, subject.label, library.level, library.note, subject, rows);
+      return runOne(library.name, subject.label, library.level, library.note, subject, rows, timeoutMs);
     }),
   );
   return { rows, libraries: [reference, ...others] };
 }
 
-async function runOne(name: string, label: string, level: "verdict" | "paths", note: string, subject: Subject, rows: Row[]): Promise<LibraryRun> {
-  const run = await runRows(subject, rows, { profile: "ag02", level: "paths", tiers: ALL_TIERS, jobs: 1, progress: false, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+async function runOne(name: string, label: string, level: "verdict" | "paths", note: string, subject: Subject, rows: Row[], timeoutMs: number): Promise<LibraryRun> {
+  const run = await runRows(subject, rows, { profile: "ag02", level: "paths", tiers: ALL_TIERS, jobs: 1, progress: false, requestTimeoutMs: timeoutMs });
   return { name, label, level, note, results: run.results.map((result) => outcomeOf(result, level)), ms: run.ms };
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { markdownCell } from "./reporters/inert.js";
+import { markdownCell, markdownProseCell } from "./reporters/inert.js";
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pitfallLabel } from "../judge/diagnosis.js";
@@ -190,7 +190,8 @@ const percentOf = (x: number) => `${Math.floor(x * 1000) / 10}%`;
 /** The class view in Markdown, after the class table. */
 export function viewMarkdown(view: ClassView): string {
   // our own words (mistakes, rules, rows) escaped; the students' names are theirs: shown inert (inert.ts)
-  const cell = (text: string) => oneLine(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/([\\`*_[\]])/g, "\\$1");
+  // (a row's name may hold a server's property name: prose, nothing live)
+  const cell = markdownProseCell;
   const names = (list: readonly string[]) => list.map(markdownCell).join(", ");
   const out: string[] = ["", "## Scores", "", `${view.students} students; median ${formatPercent(Math.floor(view.median * 100) / 100)}.`, "", "| score | students | who |", "| --- | ---: | --- |"];
   for (const d of view.distribution) if (d.students.length > 0) out.push(`| ${d.band} | ${d.students.length} ${"█".repeat(d.students.length)} | ${names(d.students)} |`);
@@ -206,7 +207,7 @@ export function viewMarkdown(view: ClassView): string {
     out.push("| rule | students | who |", "| --- | ---: | --- |");
     for (const r of view.rules.slice(0, 15)) out.push(`| ${cell(r.name)} | ${r.students.length} | ${names(r.students)} |`);
     out.push("", "| row | rule | students |", "| --- | --- | ---: |");
-    for (const r of view.rows.slice(0, 15)) out.push(`| \`${cell(r.name)}\` | ${cell(r.rule ?? "")} | ${r.students.length} |`);
+    for (const r of view.rows.slice(0, 15)) out.push(`| ${markdownCell(r.name)} | ${cell(r.rule ?? "")} | ${r.students.length} |`);
   }
   out.push("", "## Failures no known mistake explains, by rule", "");
   if (view.unexplained.length === 0) out.push("Every failing row is explained by a named mistake (or there is none).");

@@ -21,13 +21,14 @@ export function startProgress(mode: "auto" | boolean, total: number, everyMs: nu
   if (!terminal) return progressLines(total, everyMs);
   let bar: cliProgress.SingleBar | undefined;
   let done = 0;
+  const started = Date.now();
   const timer = setTimeout(
     () => {
       bar = new cliProgress.SingleBar(
-        { stream: process.stderr, format: "  scoring [{bar}] {value}/{total} rows  {eta_formatted} left", hideCursor: true, clearOnComplete: true },
+        { stream: process.stderr, format: "  scoring [{bar}] {value}/{total} rows{left}", hideCursor: true, clearOnComplete: true },
         cliProgress.Presets.shades_classic,
       );
-      bar.start(total, done);
+      bar.start(total, done, { left: leftText(done, total, Date.now() - started) });
     },
     mode === true ? 0 : PROGRESS_AFTER_MS,
   );
@@ -35,13 +36,27 @@ export function startProgress(mode: "auto" | boolean, total: number, everyMs: nu
   return {
     update(n) {
       done = n;
-      bar?.update(n);
+      bar?.update(n, { left: leftText(n, total, Date.now() - started) });
     },
     stop() {
       clearTimeout(timer);
       bar?.stop();
     },
   };
+}
+
+/** Rows done, and time spent, before an estimate of the time left is shown. */
+export const ETA_AFTER = { rows: 0.1, ms: 3_000 } as const;
+
+/**
+ * "  · 1 min 20 s left", or nothing while too little is known: rows differ in cost (the first ones
+ * are fast, a subject's slow rows come later), so the rate is the whole run's, and only once a
+ * tenth of the rows and 3 s have passed.
+ */
+export function leftText(done: number, total: number, elapsedMs: number): string {
+  if (done >= total || done < total * ETA_AFTER.rows || elapsedMs < ETA_AFTER.ms) return "";
+  const seconds = Math.ceil(((total - done) * elapsedMs) / done / 1000);
+  return `  · ${seconds >= 60 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s` : `${seconds} s`} left`;
 }
 
 /** Progress as plain lines, one every `everyMs`, for a log that is not a terminal. */

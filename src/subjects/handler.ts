@@ -9,6 +9,8 @@ export type ReferenceApi = typeof Reference;
 export interface HandlerOptions {
   name: string;
   version?: string;
+  /** Default typescript (the reference, the mutants). */
+  language?: string;
 }
 
 /**
@@ -87,7 +89,7 @@ export function createHandler(api: ReferenceApi, options: HandlerOptions) {
         const reply: StartReply = {
           ready: true,
           version: PROTOCOL_VERSION,
-          implementation: { name: options.name, language: "typescript", version: options.version },
+          implementation: { name: options.name, language: options.language ?? "typescript", version: options.version },
           profiles: ["ag02", "lesson", "pointer"],
           capabilities: ["validate", "registry", "concurrency", "records"],
         };
@@ -116,7 +118,7 @@ export function createHandler(api: ReferenceApi, options: HandlerOptions) {
           }
         }
         const style = lesson ? "pointer" : "dollar";
-        const rendered = errors.map((e) => ({ path: api.renderPath(e.segments, style), message: e.message, ...(lesson && e.expectedType !== undefined ? { expectedType: e.expectedType } : {}) }));
+        const rendered = errors.map((e) => ({ path: pathOf(api, e, style), message: e.message, ...(lesson && e.expectedType !== undefined ? { expectedType: e.expectedType } : {}) }));
         // the lesson profile sorts by its own rendering
         if (lesson) sortErrors(rendered);
         return { ok: true, errors: rendered };
@@ -148,6 +150,16 @@ export function createHandler(api: ReferenceApi, options: HandlerOptions) {
         return { ok: true };
     }
   };
+}
+
+/**
+ * An error's path as the subject says it: the reference renders its segments in the profile's style
+ * (renderPath); a module without them gives its `path` string, as the TypeScript adapter takes it.
+ */
+function pathOf(api: ReferenceApi, error: Reference.ValidationError, style: Reference.PathStyle): string {
+  const own = error as Partial<Reference.ValidationError>;
+  if (Array.isArray(own.segments) && typeof (api as Partial<ReferenceApi>).renderPath === "function") return api.renderPath(own.segments, style);
+  return typeof own.path === "string" ? own.path : String(own.path);
 }
 
 /** Does what a tool's behavior says. */

@@ -10,8 +10,8 @@ import { offersProfile } from "../corpus/rows.js";
  * itself, a mutant, or `--module PATH`. Fast, and exact: every request still goes
  * through the protocol handler, as over stdio.
  */
-export function inProcessSubject(label: string, api: ReferenceApi = reference): Subject {
-  return handlerSubject(label, () => createHandler(api, { name: label, version: "in-process" }));
+export function inProcessSubject(label: string, api: ReferenceApi = reference, identity?: { name: string; version: string; language: string }): Subject {
+  return handlerSubject(label, () => createHandler(api, identity ?? { name: label, version: "in-process" }));
 }
 
 /** A protocol handler answered in this process; each session gets a fresh one from `makeHandler`. */

@@ -62,10 +62,10 @@ describe("a subject that cannot start", () => {
 
   it("a --module that cannot be loaded is reported the same way", () => {
     const out = fresh();
-    const { code, stderr } = cli(["score", "--module", join(PACKAGE_ROOT, "dist", "corpus", "rows.js"), "--reporter", "json", "--out", out]);
+    const { code, stderr } = cli(["score", "--module", join(PACKAGE_ROOT, "test", "fixtures", "module-api", "throws-on-load.mjs"), "--reporter", "json", "--out", out]);
     expect(code).toBe(3);
     oneLineError(stderr);
-    expect(readReport(join(out, "report.jsonl")).summary.stopped!.cause).toMatch(/does not export compile/);
+    expect(readReport(join(out, "report.jsonl")).summary.stopped!.cause).toMatch(/could not be loaded: toolreg: config file missing/);
   });
 });
 

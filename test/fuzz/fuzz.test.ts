@@ -218,10 +218,10 @@ function sizeOf(row: Row): number {
 }
 
 describe("fuzz: the command", () => {
-  it("exits 0 with nothing found, and says how many cases it ran", () => {
+  it("exits 0 with nothing found, and says how many cases it ran and which limit stopped it", () => {
     const { code, stdout } = cli("fuzz", "reference", "--runs", "500", "--seed", "1");
     expect(code).toBe(0);
-    expect(stdout).toMatch(/no disagreement with the reference in 500 cases/);
+    expect(stdout).toMatch(/no disagreement with the reference in 500 cases, .* \(stopped at --runs, before --time\)$/m);
   });
 
   it("exits 1 on a pitfall mutant, prints the replay command and a corpus row that --save appends and the corpus loader accepts", () => {

@@ -105,7 +105,8 @@ export function implementationsAtAGlance(): string {
 export function generatedValidators(): string {
   const dir = mkdtempSync(join(tmpdir(), "tc-docs-"));
   try {
-    cli(`validators --format markdown --out ${JSON.stringify(join(dir, "validators.md"))}`);
+    // a generous cutoff: a slow row under load must not turn errored in a committed page (a hung one stays hung)
+    cli(`validators --format markdown --timeout 10000 --out ${JSON.stringify(join(dir, "validators.md"))}`);
     return readFileSync(join(dir, "validators.md"), "utf8");
   } finally {
     rmSync(dir, { recursive: true, force: true });

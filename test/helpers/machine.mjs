@@ -1,15 +1,25 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-// A test is skipped only for what the machine lacks: a command on PATH, or a file or device
-// (`/dev/kvm`). Its name carries the need as "[needs: X, Y]"; .ci/run reads that tag from every
+// A test is skipped only for what the machine lacks: a command on PATH, a file or device
+// (`/dev/kvm`), or something a known probe settles (a library, a folder only .ci/run installs). Its name carries the need as "[needs: X, Y]"; .ci/run reads that tag from every
 // skipped test (.ci/skips.mjs, with this same check) and fails the run when the need is in fact met,
 // so a skip cannot hide a test that could run. Plain JavaScript, so that .ci/run can import it too.
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * The real MCP servers of docs/mcp-servers.md, with their own lockfile: `npm ci` at the root does not
+ * install them, .ci/run does. The need says how to meet it.
+ */
+export const MCP_SERVERS_INSTALLED = "implementations/mcp installed (npm ci --prefix implementations/mcp)";
 
 /** Needs a command on PATH does not settle: perl is everywhere, but a minimal one may lack JSON::PP. */
 const PROBES = {
   perl: () => spawnSync("perl", ["-MJSON::PP", "-e1"], { stdio: "ignore" }).status === 0,
+  [MCP_SERVERS_INSTALLED]: () => existsSync(join(ROOT, "implementations", "mcp", "node_modules")),
 };
 
 /** Whether the machine has it: a known need's probe, an absolute path that exists (a device: readable and writable), or a command on PATH. */

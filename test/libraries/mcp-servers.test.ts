@@ -1,25 +1,24 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { PACKAGE_ROOT } from "../../src/corpus/load.js";
 import { cli, oneLineError } from "../helpers/cli-helpers.js";
-import { needs } from "../helpers/machine.mjs";
+import { has, MCP_SERVERS_INSTALLED, needs } from "../helpers/machine.mjs";
 
 // docs/mcp-servers.md is what the real MCP servers of implementations/mcp/ answer now, scored in the
 // sandbox with no network; each server's figures below were checked by hand against its own answers
 // (server-github's extra-property calls reach for api.github.com: its stderr says so).
 
-const bwrap = needs("bwrap");
-const installed = existsSync(join(PACKAGE_ROOT, "implementations", "mcp", "node_modules"));
+// a fresh clone's `npm ci && npm test` lacks the servers: the test says how to get them (.ci/run installs them)
+const machine = needs("bwrap", MCP_SERVERS_INSTALLED);
+const installed = has(MCP_SERVERS_INSTALLED);
 const out = mkdtempSync(join(tmpdir(), "mcp-servers-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("the public table of real MCP servers", () => {
-  test.skipIf(bwrap.lacking)(`docs/mcp-servers.md is current, and says what each server did ${bwrap.tag}`, () => {
-    // .ci/run installs implementations/mcp; a checkout without it is told how, not skipped
-    expect(installed, "npm ci --prefix implementations/mcp").toBe(true);
+  test.skipIf(machine.lacking)(`docs/mcp-servers.md is current, and says what each server did ${machine.tag}`, () => {
     const run = cli("mcp-servers", "--check", "docs/mcp-servers.md", "--out", out);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("docs/mcp-servers.md is current");

@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/corpus/load.js";
-import { has, needs, statedNeeds } from "../helpers/machine.mjs";
+import { has, MCP_SERVERS_INSTALLED, needs, statedNeeds } from "../helpers/machine.mjs";
 
 // .ci/run's rule for skipped tests: a skip is allowed only when a need its name states is missing here.
 
@@ -39,5 +39,13 @@ describe("skipped tests and their reasons", () => {
     expect(wrong).toBe(2);
     expect(out).toContain("skipped: uses sh [needs: sh] (NOT ALLOWED: sh is here)");
     expect(out).toContain("skipped: skipped for the build layout (NOT ALLOWED: it states no [needs: …] the machine lacks)");
+  });
+
+  it("the real MCP servers are a need met by installing them, which .ci/run does: a skip for them while installed counts as wrong", () => {
+    const installed = existsSync(join(PACKAGE_ROOT, "implementations", "mcp", "node_modules"));
+    expect(MCP_SERVERS_INSTALLED).toContain("npm ci --prefix implementations/mcp");
+    expect(has(MCP_SERVERS_INSTALLED)).toBe(installed);
+    expect(checkSkips([`the table [needs: bwrap, ${MCP_SERVERS_INSTALLED}]`]).wrong).toBe(installed && has("bwrap") ? 1 : 0);
+    expect(readFileSync(join(PACKAGE_ROOT, ".ci", "run"), "utf8")).toMatch(/npm ci --prefix implementations\/mcp/);
   });
 });

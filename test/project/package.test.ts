@@ -18,8 +18,8 @@ const installed = join(consumer, "node_modules", "tool-conformance");
 let tarball: string;
 let files: string[];
 
-function run(command: string, args: string[], cwd: string): SpawnSyncReturns<string> {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 120_000, env: { ...process.env, NO_COLOR: "1", npm_config_update_notifier: "false" } });
+function run(command: string, args: string[], cwd: string, timeout = 120_000): SpawnSyncReturns<string> {
+  const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout, env: { ...process.env, NO_COLOR: "1", npm_config_update_notifier: "false" } });
   if (result.error) throw result.error;
   return result;
 }
@@ -42,10 +42,12 @@ beforeAll(() => {
 }, 180_000);
 
 describe("the packed package", () => {
-  it("is built at pack time, not at install: prepack, no prepare or install scripts", () => {
+  it("is built at pack time, not at install: prepack; prepare only builds (npm runs it for a git install, never for a tarball); no install scripts", () => {
     const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { scripts: Record<string, string> };
     expect(manifest.scripts.prepack).toMatch(/npm run build/);
-    for (const hook of ["prepare", "preinstall", "install", "postinstall"]) expect(manifest.scripts[hook], hook).toBeUndefined();
+    expect(manifest.scripts.prepare).toBe("npm run build");
+    for (const hook of ["preinstall", "install", "postinstall"]) expect(manifest.scripts[hook], hook).toBeUndefined();
+    expect(files).not.toContain("dist/.tsbuildinfo");
     expect(files).toContain("dist/index.js");
     expect(files).toContain("dist/index.d.ts");
     expect(files).toContain("dist/cli/main.js");
@@ -148,5 +150,29 @@ export const seen: [number, string[], typeof read] = [errors.length, definitions
     for (const [name, version] of Object.entries(pins)) expect(validators.stdout).toMatch(new RegExp(`${name.replace("/", "\\/")} +not installed +install it with: npm install ${name.replace("/", "\\/")}@${version.replaceAll(".", "\\.")}\\n`));
     const installLine = validators.stdout.split("\n").find((line) => line.startsWith("  npm install "));
     expect(installLine?.slice("  npm install ".length).split(" ").sort()).toEqual(Object.entries(pins).map(([name, version]) => `${name}@${version}`).sort());
+  });
+});
+
+describe("installed from a git URL (it is not in the npm registry)", () => {
+  it("builds dist/ as npm installs it (prepare), and its CLI runs and scores", { timeout: 900_000 }, () => {
+    // a repository of the files a clone has, without dist/ or node_modules
+    const repo = join(work, "repo");
+    mkdirSync(repo);
+    for (const entry of ["package.json", "package-lock.json", ".gitignore", "README.md", "tsconfig.json", "tsconfig.build.json", "src", "conformance", "mutants"]) cpSync(join(PACKAGE_ROOT, entry), join(repo, entry), { recursive: true });
+    const git = (...args: string[]) => expect(run("git", ["-c", "user.name=t", "-c", "user.email=t@localhost", "-c", "commit.gpgsign=false", ...args], repo).status).toBe(0);
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "a clone");
+    const project = join(work, "git-consumer");
+    mkdirSync(project);
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "git-consumer", private: true, type: "module" }));
+    const install = run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", `git+file://${repo}`], project, 840_000);
+    expect(install.status, install.stderr).toBe(0);
+    const bin = join(project, "node_modules", ".bin", "tool-conformance");
+    const version = run(bin, ["--version"], project);
+    expect(version.stdout.trim(), version.stderr).toBe(JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")).version);
+    const scored = run(bin, ["score", "reference", "--filter", "validate/type/*"], project);
+    expect(scored.status, scored.stderr).toBe(0);
+    expect(scored.stdout).toMatch(/^score 100% \(\d+ passed of \d+ rows/m);
   });
 });

@@ -311,7 +311,7 @@ describe("Markdown", () => {
     const many = renderMarkdown(report, { maxFailures: 3 });
     expect(many).not.toContain("report.jsonl");
     expect(many).toMatch(/\| … \| \| \| \| \d+ more rows; write them all with --reporter json, junit or html \|/);
-    expect(renderMarkdown(report, { maxFailures: 3, reportFile: "reports/report.jsonl" })).toMatch(/\d+ more rows in reports\/report\.jsonl/);
+    expect(renderMarkdown(report, { maxFailures: 3, reportFile: "reports/report.jsonl" })).toMatch(/\d+ more rows in `reports\/report\.jsonl`/);
   });
 
   it("stays under 1 MiB with a note of what was cut, however large the answers (a 10 KB instance quoted in every message)", () => {

@@ -95,6 +95,7 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   const secret = fresh !== undefined && sign.key !== undefined;
   const selection: ScoreSubjectOptions = { profile: flags.profile, ...scoring, filters: flags.filter, extraRows: [...(imported?.rows ?? []), ...privateRows], ...(fresh ? { fresh } : {}), ...(secret ? { secretParts: ["fresh"] } : {}) };
   // the rows are chosen (and a filter matching none refused) before anything runs or is written
+  if (fresh && flags.progress) process.stderr.write(`generating ${fresh.count.toLocaleString("en-US")} fresh cases (answered by the reference)…\n`);
   const { rows, corpus } = await rowsFor(selection);
 
   if (given === 0) {

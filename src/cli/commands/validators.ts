@@ -3,7 +3,8 @@ import { Option, type Command } from "commander";
 import { CORPUS_DIR, loadCorpus } from "../../corpus/load.js";
 import { describeJsts, importJsts } from "../../corpus/jsts.js";
 import type { Row } from "../../corpus/rows.js";
-import { compareValidators } from "../../libraries/compare-validators.js";
+import { compareValidators, REQUEST_TIMEOUT_MS } from "../../libraries/compare-validators.js";
+import { intInRange } from "../arguments.js";
 import { jsonOf, markdownOf, textOf } from "../../libraries/validators-table.js";
 
 type Format = "text" | "json" | "markdown";
@@ -13,6 +14,7 @@ interface Options {
   jsts?: string;
   corpus?: string;
   out?: string;
+  timeout?: string;
 }
 
 /** `validators`: the reference and six JSON Schema libraries over the validator rows, side by side. */
@@ -24,6 +26,7 @@ export function register(program: Command): void {
     .option("--jsts <dir>", "also run the JSON-Schema-Test-Suite tests found in DIR (tests/draft2020-12/*.json) whose schemas stay in the subset")
     .option("--corpus <dir>", "the corpus folder", undefined)
     .option("--out <file>", "write the output to FILE instead of standard output")
+    .option("--timeout <ms>", `cut a row off (errored) after this many ms, 1 to 600000 (default ${REQUEST_TIMEOUT_MS}); the docs are generated with a generous one, so no row depends on the machine's load`)
     .action(async (options: Options) => {
       let rows: Row[] = loadCorpus(options.corpus ?? CORPUS_DIR);
       let jstsLine: string | undefined;
@@ -34,7 +37,7 @@ export function register(program: Command): void {
         if (options.out) process.stderr.write(`${jstsLine}\n`);
       }
       const started = Date.now();
-      const comparison = await compareValidators(rows);
+      const comparison = await compareValidators(rows, intInRange(options.timeout, "--timeout", 1, 600_000) ?? REQUEST_TIMEOUT_MS);
       const ms = Date.now() - started;
       const output =
         options.format === "json"

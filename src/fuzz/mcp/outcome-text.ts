@@ -7,7 +7,7 @@ import type { McpFinding, McpFuzzOutcome } from "./fuzz-mcp.js";
 // answer (its text, as received, made visible) and the call that shows it again.
 
 const STOPS: Record<McpFuzzOutcome["stopped"], string> = {
-  runs: "",
+  runs: " (stopped at --runs, before --time)",
   time: " (stopped by --time)",
   findings: " (stopped at --max-findings)",
   interrupted: " (interrupted)",

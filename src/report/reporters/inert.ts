@@ -1,10 +1,13 @@
 import { codeSpan, oneLine } from "./text.js";
 
-// Text a student controls (a submission's name, an implementation's words, its errors and stderr)
-// is shown as text in every format, by one rule per format, here:
+// Text a student or a server controls (a submission's name, an implementation's words, its errors
+// and stderr, an MCP server's names, property names and answers) is shown as text in every format,
+// by one rule per format, here:
 //   Markdown: a code span. Nothing renders inside one: no link, image, autolink, heading, HTML,
-//     and GitHub links no @mention there. In a table cell a `|` is escaped (GFM reads `\|` inside
-//     code spans too, and only in tables).
+//     and GitHub links no @mention, #123 or GH-123 there. In a table cell a `|` is escaped (GFM
+//     reads `\|` inside code spans too, and only in tables). Our own sentences that quote such
+//     text (a row's why, a diagnosis) are prose: punctuation escaped, and every word GitHub could
+//     turn into a link, a mention or a reference (a backslash does not stop those) a code span.
 //   CSV: RFC 4180 quoting, and a cell a spreadsheet could read as a formula, however it starts
 //     (after spaces, with a fullwidth ＝), starts with ' instead.
 
@@ -17,6 +20,37 @@ export function markdownText(text: string): string {
 /** Student text in a Markdown table cell: inert, and no cell boundary. */
 export function markdownCell(text: string): string {
   return markdownText(text).replaceAll("|", "\\|");
+}
+
+/**
+ * A word GitHub (or a linkifier) could make live: a mention or an e-mail (@), a reference (#123,
+ * GH-123), a scheme (https:, mailto:), a www. or dotted host name.
+ */
+const LIVE_WORD = /[@#]|:[^\s]|www\.|\bgh-\d|[a-z0-9-]\.[a-z]{2}/iu;
+
+/** Our own words in a Markdown paragraph, quoting text we do not control: one line, inert. */
+export function markdownProse(text: string): string {
+  return prose(text, false);
+}
+
+/** The same in a Markdown table cell: no cell boundary either. */
+export function markdownProseCell(text: string): string {
+  return prose(text, true);
+}
+
+function prose(text: string, cell: boolean): string {
+  return oneLine(text)
+    .split(/( +)/)
+    .map((word) => {
+      if (word.trim() === "") return word;
+      if (LIVE_WORD.test(word)) return cell ? codeSpan(word).replaceAll("|", "\\|") : codeSpan(word);
+      return word
+        .replace(/&/g, "&amp;")
+        .replace(/</g, "&lt;")
+        .replace(/>/g, "&gt;")
+        .replace(/([\\`*_[\]|~!])/g, "\\$1");
+    })
+    .join("");
 }
 
 /**

@@ -5,14 +5,15 @@ import { formatPercent, type Tally } from "../../judge/scoring.js";
 import { countsLine, differences, failingRows, headlineText, optionsOf, partsOf, points, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, outputText, OUTPUT_HEADING } from "./common.js";
 import { describeWeighting } from "../../judge/weighting.js";
 import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
-import { markdownCell, markdownText } from "./inert.js";
+import { markdownCell, markdownProse, markdownText } from "./inert.js";
 
 // Markdown fit for a CI job summary ($GITHUB_STEP_SUMMARY, GitLab, a PR comment): the headline,
 // a table per section and tier, the levels, the diagnosis, and the failing rows folded under
 // <details> with what reproduces each one and expected against actual. Bounded: at most
 // `maxBytes` (default under GitHub's 1 MiB step-summary limit), with a note of what was cut.
 // Every text is visible (a NUL reads `\u0000`); outside code blocks HTML and Markdown are escaped,
-// and text the subject or the submission controls is shown inert (inert.ts: a code span).
+// and text the subject or the submission controls is shown inert (inert.ts: a code span, and in
+// our sentences that quote it every word that could become a link, mention or reference).
 
 export interface MarkdownOptions {
   /** Failing rows listed in the table and detailed (default 50). */
@@ -174,10 +175,8 @@ function fence(text: string, info = ""): string[] {
   return [`${bar}${info}`, text, bar, ""];
 }
 
-/** Text in a paragraph: HTML and Markdown punctuation neutralised. */
-function inline(text: string): string {
-  return html(oneLine(text)).replace(/([\\`*_[\]#|])/g, "\\$1");
-}
+/** Text in a paragraph (ours, quoting the subject's): HTML and Markdown neutralised, nothing live. */
+const inline = markdownProse;
 
 function html(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
