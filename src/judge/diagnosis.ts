@@ -182,15 +182,15 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
   // a candidate alike another (the same fingerprint) shows on the same rows: it is never kept apart
   const shown = new Set<string>();
   const matches: Match[] = [];
-  const kept: Judged[] = [];
+  const keptKeys = new Set<string>();
   // harm nested in another is named beside it, unless that one is harm too and says it all: its rows hold
   // the nested one's, and it shows on three quarters of them (a server that validates nothing is not also told each rule)
-  const saysAll = (big: Judged, small: Judged) => big !== small && big.fp.harm === true && big.share >= MIN_SHARE && Object.keys(small.fp.answers).every((id) => id in big.fp.answers);
-  const named = candidates.filter((c) => !(c.fp.harm === true && candidates.some((big) => saysAll(big, c) && big.key !== c.key)));
+  const saysAll = (big: Judged, small: Judged) => big.key !== small.key && big.fp.harm === true && big.share >= MIN_SHARE && Object.keys(small.fp.answers).every((id) => id in big.fp.answers);
+  const named = candidates.filter((c) => !(c.fp.harm === true && candidates.some((big) => saysAll(big, c))));
   for (const c of named) {
     const fresh = c.showing.filter((id) => !shown.has(id));
-    if (fresh.length === 0 && (c.fp.harm !== true || kept.some((k) => k.key === c.key))) continue;
-    kept.push(c);
+    if (fresh.length === 0 && (c.fp.harm !== true || keptKeys.has(c.key))) continue;
+    keptKeys.add(c.key);
     for (const id of fresh) shown.add(id);
     // true counts: what it explains is failing rows (a row shown only beyond the scored level or tiers is not one)
     const alike = candidates.filter((o) => o !== c && o.key === c.key).map((o) => o.fp.id);

@@ -544,11 +544,25 @@ describe("diagnose: harm is named on the rows that show it", () => {
     expect(named(run(["a1", "a2"]), [s01, s09])).toEqual(["s09"]);
   });
 
+  it("names two harms of the very same rows once, the other alike it", () => {
+    const twin = { ...harmful(s01), id: "s05" };
+    const d = diagnose(run(["a1", "a2"]), options, [harmful(s01), twin]);
+    expect(d.matches.map((m) => [m.id, m.alike])).toEqual([["s01", ["s05"]]]);
+    // beside a third, the same
+    expect(diagnose(run(["a1", "a2"]), options, [harmful(s09), harmful(s01), twin]).matches.map((m) => [m.id, m.alike])).toEqual([["s09", []], ["s01", ["s05"]]]);
+    // and where they say it all, the same
+    expect(diagnose(run(["a1", "a2", "a3", "a4"]), options, [harmful(s01), twin]).matches.map((m) => [m.id, m.alike])).toEqual([["s01", ["s05"]]]);
+  });
+
   it("does not also name the harm nested in one that says it all (three quarters of its rows, holding the nested one's)", () => {
     // the nested one ranks first (all of its rows), the one holding it shows on 3 of 4
     expect(named(run(["a1", "a2", "a3"]), [harmful(s01), harmful(s09)])).toEqual(["s01"]);
     // one that holds it but is no harm leaves it named
     expect(named(run(["a1", "a2", "a3"]), [s01, harmful(s09)])).toEqual(["s09", "s01"]);
+    // harm that says it all leaves a nested pitfall that is no harm to the rows it alone shows
+    expect(diagnose(run(["a1", "a2", "a3"]), options, [harmful(s01), s09]).matches.map((m) => [m.id, m.explains])).toEqual([["s09", 2], ["s01", 3]]);
+    // without harm, each explains only the rows no one before it did
+    expect(diagnose(run(["a1", "a2", "a3"]), options, [s01, s09]).matches.map((m) => [m.id, m.explains])).toEqual([["s09", 2], ["s01", 1]]);
     // nor does one that holds only part of its rows
     const s05 = harmful(print("s05", ["a1", "a2", "a3", "b1"]));
     expect(named(run(["a1", "a2", "a3", "b1", "b2"]), [s05, harmful(s02)]).sort()).toEqual(["s02", "s05"]);
