@@ -4,6 +4,7 @@ import { McpClient, type McpEndpoint, type ServerHello } from "../../subjects/mc
 import { UsageError } from "../../errors.js";
 import { acceptsFor, type McpAccept } from "../../subjects/mcp/accept.js";
 import { probesFor, type McpProbe } from "../../subjects/mcp/probes.js";
+import { unlistedName } from "../../subjects/mcp/unlisted.js";
 import type { Answer } from "../../subjects/mcp/rpc.js";
 import { McpStartError } from "../../subjects/mcp/transport.js";
 import { SubjectError } from "../../subjects/subject.js";
@@ -94,6 +95,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
       const made = probesFor(tool.name, tool.inputSchema);
       if (made.dropped.length) notes.push(`${tool.name}: not judged (outside the subset, dropped): ${made.dropped.join("; ")}`);
       if (made.unjudged) notes.push(`${tool.name}: its schema could not be judged (${made.unjudged}); only non-object arguments were sent`);
+      if (made.cut.length) notes.push(`${tool.name}: ${made.cut.join("; ")}`);
       for (const probe of made.probes) {
         const row = probeRow(probe);
         if (!wanted(row)) continue;
@@ -126,7 +128,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
         if (outcome.restart) broken = await restart(client, notes);
       }
     }
-    if (broken === undefined && !options.signal?.aborted) await serverRows(client, wanted, record, sent, notes);
+    if (broken === undefined && !options.signal?.aborted) await serverRows(client, wanted, record, sent, notes, unlistedName(UNKNOWN_TOOL, tools.map((tool) => tool.name)));
   } finally {
     await client.close();
   }
@@ -192,7 +194,7 @@ async function restart(client: McpClient, notes: string[]): Promise<string | und
 
 type Recorder = (row: McpRow, checks: Check[], ms: number, error?: string) => void;
 
-async function serverRows(client: McpClient, wanted: (row: McpRow) => boolean, record: Recorder, sent: Map<string, string>, notes: string[]): Promise<void> {
+async function serverRows(client: McpClient, wanted: (row: McpRow) => boolean, record: Recorder, sent: Map<string, string>, notes: string[], UNKNOWN_TOOL: string): Promise<void> {
   const unknown: McpRow = { id: "mcp-server/unknown-tool", section: "TestCallNeverPanics", tier: "core", rule: "call/unknown-tool", pitfalls: ["s11", "s15"], why: "a call of a tool that does not exist is refused, readably, and names the tool" };
   if (wanted(unknown)) {
     sent.set(unknown.id, `tools/call ${JSON.stringify({ name: UNKNOWN_TOOL, arguments: {} })}`);
