@@ -1,15 +1,18 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, test } from "vitest";
-import { fuzzMcp } from "../../../src/fuzz/mcp/fuzz-mcp.js";
-import { scoreMcp } from "../../../src/harness/score-mcp.js";
+import { PACKAGE_ROOT } from "../../../src/corpus/load.js";
+import { MAIN } from "../../helpers/cli-helpers.js";
 
 // Servers whose schemas attacked the probes: each validates nothing and logs every call it gets.
 // The promise checked on each: its own schema, read as its dialect reads it, accepts none of the
 // calls it got (from score and from fuzz --mcp), and the run ends with every tool accounted for.
+// Each run is a process of its own, killed at its deadline: a loop that never ends fails the test
+// instead of hanging it.
 
 const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures", "hostile-mcp");
 const dir = mkdtempSync(join(tmpdir(), "hostile-schemas-"));
@@ -35,7 +38,11 @@ interface Call {
 const OPTIONS = { strict: false, loopEnum: 64, validateSchema: false };
 
 let logs = 0;
-const endpoint = (fixture: string, log: string) => ({ command: `node ${join(FIXTURES, fixture)}`, env: { ...process.env, MCP_CALL_LOG: log } });
+/** The CLI on the fixture, killed after 90 s; its exit code (null when it was killed) and output. */
+function run(fixture: string, log: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [MAIN, ...args, "--mcp", `node ${join(FIXTURES, fixture)}`], { cwd: PACKAGE_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", GITHUB_STEP_SUMMARY: "", MCP_CALL_LOG: log }, timeout: 90_000, killSignal: "SIGKILL", maxBuffer: 64 * 1024 * 1024 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
 const callsIn = (log: string): Call[] => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Call) : []);
 
 /** Validators by tool: every way the tool's dialect may read its schema (both draft-07 and 2020-12 when it names none). */
@@ -79,14 +86,17 @@ describe("score --mcp against hostile schemas", () => {
     test(`${fixture}: no call its own schema accepts, and a whole report`, async () => {
       const module = (await import(join(FIXTURES, fixture))) as Fixture;
       const log = join(dir, `score-${++logs}.log`);
-      const report = await scoreMcp(endpoint(fixture, log), { tiers: ["core", "catalog"] });
-      const calls = callsIn(log);
-      expect(accepted(module, calls)).toEqual([]);
+      const { code, stdout, stderr } = run(fixture, log, "score", "--tier", "core", "--tier", "catalog", "--reporter", "json=-");
+      expect(accepted(module, callsIn(log))).toEqual([]);
+      // it ended by itself, below the gate (this server runs everything), with one line on stderr
+      expect(code, stderr).toBe(1);
+      const lines = stdout.trim().split("\n").map((line) => JSON.parse(line) as { kind: string; id?: string; flags?: string[] });
+      const ids = lines.filter((line) => line.kind === "row").map((line) => line.id!);
       // the run got to its end: the server's own rows come after every tool's
-      expect(report.rows.map((row) => row.id)).toContain("mcp-server/unknown-tool");
-      const flags = (report.summary.flags ?? []).join("\n");
+      expect(ids).toContain("mcp-server/unknown-tool");
+      const flags = (lines.find((line) => line.kind === "summary")?.flags ?? []).join("\n");
       for (const tool of module.tools) {
-        const probed = report.rows.some((row) => row.id.startsWith(`mcp/${tool.name}/`));
+        const probed = ids.some((id) => id.startsWith(`mcp/${tool.name}/`));
         expect(probed || flags.includes(`mcp: ${tool.name}:`), tool.name).toBe(true);
       }
       for (const note of notes) expect(flags).toContain(note);
@@ -99,9 +109,10 @@ describe("fuzz --mcp against hostile schemas", () => {
     test(`${fixture}: no call its own schema accepts, and every tool tallied`, async () => {
       const module = (await import(join(FIXTURES, fixture))) as Fixture;
       const log = join(dir, `fuzz-${++logs}.log`);
-      const outcome = await fuzzMcp(endpoint(fixture, log), { seed: 1, runs: 200, timeMs: 30_000, maxFindings: 20 });
+      const { code, stdout, stderr } = run(fixture, log, "fuzz", "--seed", "1", "--runs", "200", "--time", "30s");
       expect(accepted(module, callsIn(log))).toEqual([]);
-      expect(outcome.tools.map((tally) => tally.tool).sort()).toEqual(module.tools.map((tool) => tool.name).sort());
+      expect([0, 1], stderr).toContain(code);
+      for (const tool of module.tools) expect(stdout).toMatch(new RegExp(`^  ${tool.name} +\\S`, "m"));
     }, 120_000);
   }
 });
