@@ -1,6 +1,6 @@
-// A value a schema of the subset accepts, built from its keywords: the base a probe breaks one
-// rule of. It is never sent itself (only invalid arguments are), and every probe built on it is
-// proven invalid by the reference, so a base that is not quite valid costs precision, never safety.
+// A value a schema of the subset likely accepts, built from its keywords: the base a probe breaks
+// one rule of. It is never sent itself (only invalid arguments are); probes.ts uses it only once
+// the reference proves it valid.
 
 import { MAX_ITEMS, MAX_STRING } from "./limits.js";
 

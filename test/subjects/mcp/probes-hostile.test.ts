@@ -119,3 +119,21 @@ describe("the unknown tool's name", () => {
     expect(listed).not.toContain(unlistedName("x", listed));
   });
 });
+
+describe("single-fault probes", () => {
+  const SCHEMA = { type: "object", properties: { id: { type: "string", pattern: "^n-[0-9]+$" }, q: { type: "integer" } }, required: ["id"], additionalProperties: false };
+  test("a base string is built from its pattern, so the extra-property probe is refused for the extra property alone", () => {
+    const probe = probesFor("t", SCHEMA).probes.find((p) => p.probe === "extra-property");
+    expect(probe).toBeDefined();
+    expect(new RegExp(SCHEMA.properties.id.pattern).test((probe!.arguments as { id: string }).id)).toBe(true);
+    expect(probe!.errors).toHaveLength(1);
+  });
+  test("every object probe has exactly one error", () => {
+    for (const probe of probesFor("t", SCHEMA).probes) expect(probe.errors, probe.probe).toHaveLength(1);
+  });
+  test("a base no value can be built for: not probed beyond non-object arguments, and said", () => {
+    const made = probesFor("t", { type: "object", properties: { id: { type: "string", pattern: "^(a|b)c$" } }, required: ["id"], additionalProperties: false });
+    expect(made.probes.map((p) => p.probe)).toEqual(["non-object/array", "non-object/string"]);
+    expect(made.cut.join("\n")).toContain("no valid base");
+  });
+});
