@@ -116,3 +116,15 @@ describe("fuzz --mcp against hostile schemas", () => {
     }, 120_000);
   }
 });
+
+describe("a fault a probe's base could hide", () => {
+  test("a server that ignores unknown properties but checks a pattern: the extra-property probe (on a base matching the pattern) is the one call it runs", () => {
+    const log = join(dir, `score-${++logs}.log`);
+    const { stdout } = run("ignores-unknown-properties.mjs", log, "score", "--reporter", "json=-");
+    const rows = stdout.trim().split("\n").map((line) => JSON.parse(line) as { kind: string; id?: string; status?: string });
+    expect(rows.find((row) => row.id === "mcp/ids/extra-property")?.status).toBe("failed");
+    const calls = callsIn(log);
+    expect(calls).toHaveLength(1);
+    expect(Object.keys(calls[0]!.args as object).sort()).toEqual(["id", "tool_conformance_extra"]);
+  }, 120_000);
+});
