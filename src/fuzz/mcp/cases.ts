@@ -80,7 +80,7 @@ function typeArb(type: string, schema: Record<string, unknown>, depth: number): 
     case "string": {
       const minLength = Math.min(whole(num("minLength")) ?? 0, 64);
       const maxLength = Math.max(minLength, Math.min(whole(num("maxLength")) ?? 12, 64));
-      if (typeof schema.pattern === "string") return oneOfList(PATTERN_CANDIDATES).map((text) => text.padEnd(minLength, text.at(-1)));
+      if (typeof schema.pattern === "string") return fc.constantFrom(...PATTERN_CANDIDATES).map((text) => text.padEnd(minLength, text.at(-1)));
       return fc.string({ minLength, maxLength, unit: fc.constantFrom("a", "b", "z", "0", "é", "💩", " ") });
     }
     case "integer":
@@ -116,7 +116,8 @@ function wild(schema: Record<string, unknown>): fc.Arbitrary<Json> {
   if (maxItems !== undefined && maxItems < 100) values.push(Array.from({ length: maxItems + 1 }, () => "x"));
   if (Array.isArray(schema.enum)) for (const value of schema.enum.slice(0, 8)) values.push(...nearMisses(value));
   if ("const" in schema) values.push(...nearMisses(schema.const));
-  return oneOfList(values);
+  // a list of our own, at most 15 + 3 × 9 values
+  return fc.constantFrom(...values);
 }
 
 /** A count usable as a length: a whole number, not negative; undefined otherwise. */
