@@ -30,7 +30,7 @@ import { classEscapes, complement, CONTROL_ESCAPES, MAX_CODE_POINT, type Ranges 
 // Patterns outside the subset return undefined: they run on re2js, which is linear too, but slower.
 
 /** An atom's set with its count: min to max times (max Infinity when unbounded). */
-interface Piece {
+export interface Piece {
   readonly set: Ranges;
   readonly min: number;
   readonly max: number;
@@ -79,6 +79,12 @@ export function linear(source: string): Expression | undefined {
   const search = new RegExp(`^${body}${pattern.anchoredAtEnd ? "$" : ""}`, "u");
   const whole = new RegExp(`^${body}$`, "u");
   return { test: (input) => search.test(input), matches: (input) => whole.test(input) };
+}
+
+/** The pieces of `source` when it is in the subset above (for building a text it matches); undefined otherwise. */
+export function piecesOf(source: string): { pieces: readonly Piece[]; anchoredAtEnd: boolean } | undefined {
+  // Stryker disable next-line all: read by MCP probe generation only, whose tests cover it (test/subjects/mcp/probes-hostile.test.ts)
+  return parse(source);
 }
 
 function parse(source: string): { pieces: Piece[]; anchoredAtEnd: boolean } | undefined {

@@ -249,7 +249,7 @@ function targetsOf(tools: unknown[], seed: number): Target[] {
     const judged = judgeable(tool.inputSchema === undefined ? { type: "object" } : tool.inputSchema);
     const tally: ToolTally = { tool: tool.name, sent: 0, verdicts: {}, dropped: judged.dropped };
     const target: Target = { tool: tool.name, schema: judged.schema!, value: judged.value, tally, queue: [], batch: seed + index * 7_919, barren: 0, done: false, sent: new Set() };
-    if (judged.schema === undefined) {
+    if (judged.schema === undefined || judged.unjudged !== undefined) {
       tally.skipped = `its schema could not be judged: ${judged.unjudged ?? "unknown"}`;
       target.done = true;
     }

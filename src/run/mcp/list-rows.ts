@@ -18,7 +18,7 @@ export interface ListRow extends McpRow {
 export function listRows(first: ToolList, second: ToolList): ListRow[] {
   const names = first.tools.map((tool) => String((tool as { name?: unknown } | null)?.name ?? ""));
   const sorted = [...names].sort(compareCodePoints);
-  const same = sameTools(first, second);
+  const same = sameJson(first.tools, second.tools);
   const badSeed = names.filter((name) => !NAME_PATTERN.test(name));
   const badMcp = names.filter((name) => !MCP_NAME_PATTERN.test(name));
   // by a set: indexOf for each name is quadratic, hours for a list of 200,000 tools
@@ -59,11 +59,23 @@ export function listRows(first: ToolList, second: ToolList): ListRow[] {
   ];
 }
 
-/** Whether two lists hold the same tools; a schema too deep for JSON.stringify is compared by the pages' texts. */
-function sameTools(first: ToolList, second: ToolList): boolean {
-  try {
-    return JSON.stringify(first.tools) === JSON.stringify(second.tools);
-  } catch {
-    return first.pages.length === second.pages.length && first.pages.every((page, i) => page === second.pages[i]);
+/** Whether two parsed JSON values are the same, member for member in order: walked with a stack, since a server's schema may nest deeper than recursion (JSON.stringify) goes. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  const stack: [unknown, unknown][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (typeof x !== "object" || x === null || typeof y !== "object" || y === null) {
+      if (x !== y) return false;
+      continue;
+    }
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    const xs = Object.entries(x);
+    const ys = Object.entries(y);
+    if (xs.length !== ys.length) return false;
+    for (let i = 0; i < xs.length; i++) {
+      if (xs[i]![0] !== ys[i]![0]) return false;
+      stack.push([xs[i]![1], ys[i]![1]]);
+    }
   }
+  return true;
 }

@@ -4,6 +4,7 @@ import { McpClient, type McpEndpoint, type ServerHello } from "../../subjects/mc
 import { UsageError } from "../../errors.js";
 import { acceptsFor, type McpAccept } from "../../subjects/mcp/accept.js";
 import { probesFor, type McpProbe } from "../../subjects/mcp/probes.js";
+import { unlistedName } from "../../subjects/mcp/unlisted.js";
 import type { Answer } from "../../subjects/mcp/rpc.js";
 import { McpStartError } from "../../subjects/mcp/transport.js";
 import { SubjectError } from "../../subjects/subject.js";
@@ -141,7 +142,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
       for (const row of serverRowsOf()) unanswered(row);
       return finish();
     }
-    if (broken === undefined) await serverRows(client, wanted, record, sent, notes, stop);
+    if (broken === undefined) await serverRows(client, wanted, record, sent, notes, stop, unlistedName(UNKNOWN_TOOL, named.map((tool) => tool.name)));
     else for (const row of serverRowsOf()) if (wanted(row)) record(row, [], 0, broken);
   } catch (error) {
     if (error instanceof SubjectError || error instanceof UsageError) throw error;
@@ -160,6 +161,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
     const made = probesFor(tool.name, tool.inputSchema);
     if (made.dropped.length) notes.push(`${tool.name}: not judged (outside the subset, dropped): ${made.dropped.join("; ")}`);
     if (made.unjudged) notes.push(`${tool.name}: its schema could not be judged (${made.unjudged}); only non-object arguments were sent`);
+    if (made.cut.length) notes.push(`${tool.name}: ${made.cut.join("; ")}`);
     const probes = made.probes.map((probe) => ({ probe, row: probeRow(probe) })).filter(({ row }) => wanted(row));
     for (const [index, { probe, row }] of probes.entries()) {
       if (stop.cause !== undefined) {
@@ -296,12 +298,13 @@ function serverRowsOf(): McpRow[] {
   return [UNKNOWN_ROW, MALFORMED_ROW];
 }
 
-async function serverRows(client: McpClient, wanted: (row: McpRow) => boolean, record: Recorder, sent: Map<string, string>, notes: string[], stop: RunStop): Promise<void> {
+/** The server's own rows; `unknownTool` is a name the server does not list. */
+async function serverRows(client: McpClient, wanted: (row: McpRow) => boolean, record: Recorder, sent: Map<string, string>, notes: string[], stop: RunStop, unknownTool: string): Promise<void> {
   const unknown = UNKNOWN_ROW;
   const unanswered = (row: McpRow) => stop.interrupted === undefined && wanted(row) && record(row, [], 0, stop.cause);
   if (wanted(unknown)) {
-    sent.set(unknown.id, `tools/call ${JSON.stringify({ name: UNKNOWN_TOOL, arguments: {} })}`);
-    const outcome = await stop.race(callAndPing(client, UNKNOWN_TOOL, {}, [[UNKNOWN_TOOL]]));
+    sent.set(unknown.id, `tools/call ${JSON.stringify({ name: unknownTool, arguments: {} })}`);
+    const outcome = await stop.race(callAndPing(client, unknownTool, {}, [[unknownTool]]));
     if (outcome === undefined) return serverRowsOf().forEach(unanswered);
     // that the refusal names the tool is our wording's business, not the seed's
     record(unknown, outcome.checks.map((check) => (check.what === WHAT.named ? { ...check, tier: "catalog" } : check)), outcome.ms);

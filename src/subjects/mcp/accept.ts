@@ -1,5 +1,6 @@
 import type { Section } from "../../corpus/rows.js";
 import { compile, SchemaError, type Schema } from "../../schema/compile.js";
+import { deeperThan, MAX_SCHEMA_DEPTH } from "./limits.js";
 import { inRange, PATTERN_CANDIDATES, repaired } from "./probes.js";
 import { isRecord, sampleOf, typesOf } from "./sample.js";
 
@@ -47,6 +48,7 @@ const WRAPPERS: [string, string][] = [["a", "a"], ["-", "-"], ["0", "0"], [" ", 
 export function acceptsFor(tool: string, inputSchema: unknown): ToolAccepts {
   const raw = inputSchema === undefined ? { type: "object" } : inputSchema;
   if (!isRecord(raw)) return { tool, calls: [], unjudged: "its inputSchema is not an object" };
+  if (deeperThan(raw, MAX_SCHEMA_DEPTH)) return { tool, calls: [], unjudged: `its inputSchema nests deeper than ${MAX_SCHEMA_DEPTH} levels (the cap)` };
   let schema: Schema;
   try {
     schema = compile(JSON.stringify(raw));

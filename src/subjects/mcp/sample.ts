@@ -1,17 +1,19 @@
-// A value a schema of the subset accepts, built from its keywords: the base a probe breaks one
-// rule of. It is never sent itself (only invalid arguments are), and every probe built on it is
-// proven invalid by the reference, so a base that is not quite valid costs precision, never safety.
+// A value a schema of the subset likely accepts, built from its keywords: the base a probe breaks
+// one rule of. It is never sent itself (only invalid arguments are); probes.ts uses it only once
+// the reference proves it valid.
+
+import { MAX_ITEMS, MAX_STRING } from "./limits.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** A value `schema` likely accepts; undefined when none is found. */
-export function sampleOf(schema: unknown, depth = 0): Json | undefined {
+/** A value `schema` likely accepts; undefined when none is found (and, when it is for a cap, `why` says so). */
+export function sampleOf(schema: unknown, depth = 0, why: string[] = []): Json | undefined {
   if (depth > 8 || !isRecord(schema)) return depth > 8 ? undefined : {};
   if ("const" in schema) return schema.const as Json;
   if (Array.isArray(schema.enum)) return schema.enum.length > 0 ? (schema.enum[0] as Json) : undefined;
   if (Array.isArray(schema.anyOf)) {
     for (const option of schema.anyOf) {
-      const value = sampleOf(option, depth + 1);
+      const value = sampleOf(option, depth + 1, why);
       if (value !== undefined) return value;
     }
     return undefined;
@@ -20,15 +22,19 @@ export function sampleOf(schema: unknown, depth = 0): Json | undefined {
   const type = types.find((t) => t !== "null") ?? types[0] ?? (isRecord(schema.properties) ? "object" : "string");
   switch (type) {
     case "object":
-      return objectSample(schema, depth);
+      return objectSample(schema, depth, why);
     case "array": {
       const min = count(schema.minItems, 0);
-      const element = sampleOf(schema.items ?? {}, depth + 1);
+      if (min > MAX_ITEMS) return over(why, `minItems ${min} is over the ${MAX_ITEMS}-element cap`);
+      const element = sampleOf(schema.items ?? {}, depth + 1, why);
       if (min > 0 && element === undefined) return undefined;
       return Array.from({ length: min }, () => element as Json);
     }
-    case "string":
-      return "a".repeat(Math.max(count(schema.minLength, 1), 1));
+    case "string": {
+      const min = Math.max(count(schema.minLength, 1), 1);
+      if (min > MAX_STRING) return over(why, `minLength ${min} is over the ${MAX_STRING}-character cap`);
+      return "a".repeat(min);
+    }
     case "integer":
     case "number": {
       const min = typeof schema.minimum === "number" ? schema.minimum : undefined;
@@ -46,12 +52,17 @@ export function sampleOf(schema: unknown, depth = 0): Json | undefined {
   }
 }
 
-function objectSample(schema: Record<string, unknown>, depth: number): Json | undefined {
+function over(why: string[], reason: string): undefined {
+  why.push(reason);
+  return undefined;
+}
+
+function objectSample(schema: Record<string, unknown>, depth: number, why: string[]): Json | undefined {
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === "string") : [];
   const out: Record<string, Json> = {};
   for (const name of required) {
-    const value = sampleOf(name in properties ? properties[name] : isRecord(schema.additionalProperties) ? schema.additionalProperties : {}, depth + 1);
+    const value = sampleOf(name in properties ? properties[name] : isRecord(schema.additionalProperties) ? schema.additionalProperties : {}, depth + 1, why);
     if (value === undefined) return undefined;
     out[name] = value;
   }
