@@ -1,10 +1,16 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
-import type { Readable } from "node:stream";
 import { attribute, learn, newLineage } from "./attribute.js";
 import type { SpawnPlan } from "./common.js";
 import { TraceParser, TRACED, type Act, type TraceRecord } from "./strace-line.js";
+
+/** What the witness reads of the trace's stream (a Readable), said here so the package's declarations need no Node types. */
+interface TraceStream {
+  setEncoding(encoding: "utf8"): unknown;
+  on(event: "data", listener: (chunk: string) => void): unknown;
+  on(event: "end" | "close" | "error", listener: () => void): unknown;
+}
 
 // The sandbox as a witness: what a sandboxed server's processes do is seen by strace, run OUTSIDE
 // the sandbox's pid namespace (the server cannot see its pid, nor signal it), following every process
@@ -85,7 +91,7 @@ export interface Witnessed {
   plan: SpawnPlan;
   witness: Witness;
   /** Hands the witness the spawned process's trace descriptor (plan.traceFd). */
-  attach(stream: Readable | null | undefined): void;
+  attach(stream: TraceStream | null | undefined): void;
 }
 
 /** The sandbox's plan run under the tracer, when strace can trace here; else the plan as it is and a witness that says why not. */
@@ -118,7 +124,7 @@ class Trace implements Witness {
     this.parser = new TraceParser(shown);
   }
 
-  attach(stream: Readable | null | undefined): void {
+  attach(stream: TraceStream | null | undefined): void {
     if (!stream) {
       this.stopped = "the tracer's output could not be read";
       return;
