@@ -16,6 +16,7 @@ import { register as registerGrade } from "./commands/grade.js";
 import { register as registerFuzz } from "./commands/fuzz.js";
 import { register as registerImplementations } from "./commands/implementations.js";
 import { register as registerMcpServers } from "./commands/mcp-servers.js";
+import { register as registerMcpFrameworks } from "./commands/mcp-frameworks.js";
 
 // a reader that stops early (`| head`) closes the pipe: the run goes on to its own end and exit code, quietly
 for (const stream of [process.stdout, process.stderr]) {
@@ -49,6 +50,7 @@ registerGrade(program); // after score: it passes score's options through
 registerFuzz(program);
 registerImplementations(program);
 registerMcpServers(program);
+registerMcpFrameworks(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -46,7 +46,8 @@ export function mcpServersMarkdown(servers: ScoredMcpServer[]): string {
   return `${out.join("\n")}\n`;
 }
 
-function serverSection({ entry, version, report }: ScoredMcpServer): string[] {
+/** One server's section: its diagnosis, the forms of answer seen, one example per deviation. */
+export function serverSection({ entry, version, report }: ScoredMcpServer): string[] {
   const out = [`## ${entry.name} ${version}`, "", `\`${entry.command}\``, ""];
   const failed = failedChecks(report);
   if (report.summary.stopped) return [...out, `Not scored: ${markdownText(report.summary.stopped.cause)}`];
@@ -90,7 +91,7 @@ function failedChecks(report: ScoredMcpServer["report"]): (row: ReportRow) => Re
 }
 
 /** A text with its JSON parts written compactly, so that an example reads on one line. */
-function compact(text: string): string {
+export function compact(text: string): string {
   return text.replace(/[[{][\s\S]*[\]}]/, (json) => {
     try {
       return JSON.stringify(JSON.parse(json));
@@ -106,15 +107,15 @@ function toolsOf(rows: ReportRow[]): Set<string> {
 }
 
 /** The tools that ran on at least one invalid call (answered "ran" or "ran, then failed"). */
-function toolsThatRan(rows: ReportRow[]): Set<string> {
+export function toolsThatRan(rows: ReportRow[]): Set<string> {
   const ran = rows.filter((row) => row.id.startsWith("mcp/") && row.checks.some((c) => saidOf(c.actual)?.answer?.startsWith("ran")));
   return new Set(ran.map((row) => row.id.split("/")[1]!));
 }
 
-function saidOf(actual: unknown): Said | undefined {
+export function saidOf(actual: unknown): Said | undefined {
   return typeof actual === "object" && actual !== null && !Array.isArray(actual) ? (actual as Said) : undefined;
 }
 
-function clip(text: string): string {
+export function clip(text: string): string {
   return text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS)}…` : text;
 }

@@ -16,10 +16,14 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
  */
 export const MCP_SERVERS_INSTALLED = "implementations/mcp installed (npm ci --prefix implementations/mcp)";
 
+/** One small server per MCP server framework (docs/mcp-frameworks.md), with its own lockfile: .ci/run installs it. */
+export const MCP_FRAMEWORKS_INSTALLED = "implementations/mcp-frameworks installed (npm ci --prefix implementations/mcp-frameworks)";
+
 /** Needs a command on PATH does not settle: perl is everywhere, but a minimal one may lack JSON::PP. */
 const PROBES = {
   perl: () => spawnSync("perl", ["-MJSON::PP", "-e1"], { stdio: "ignore" }).status === 0,
   [MCP_SERVERS_INSTALLED]: () => existsSync(join(ROOT, "implementations", "mcp", "node_modules")),
+  [MCP_FRAMEWORKS_INSTALLED]: () => existsSync(join(ROOT, "implementations", "mcp-frameworks", "node_modules")),
 };
 
 /** Whether the machine has it: a known need's probe, an absolute path that exists (a device: readable and writable), or a command on PATH. */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { readMcpServerList, scoreMcpServers } from "../../libraries/mcp-servers.js";
+import { type McpServerEntry, readMcpServerList, type ScoredMcpServer, scoreMcpServers } from "../../libraries/mcp-servers.js";
 import { mcpServersMarkdown } from "../../libraries/mcp-servers-table.js";
 import { makeDirectory, writeFileAtomic } from "../../report/directory.js";
 import { writeReport } from "../../report/format-report.js";
@@ -34,7 +34,17 @@ export function register(program: Command): void {
 
 async function mcpServersCommand(flags: McpServersFlags): Promise<number> {
   const entries = readMcpServerList(flags.folder);
-  const scored = await scoreMcpServers(flags.folder, entries, (entry, n) => process.stderr.write(`tool-conformance: [${n + 1}/${entries.length}] ${entry.name}\n`));
+  const scored = await scoreMcpServers(flags.folder, entries, { onServer: progress(entries.length) });
+  return writeTable(flags, scored, mcpServersMarkdown(scored), "npm run mcp-servers");
+}
+
+/** Says which server is being scored, on stderr. */
+export function progress(count: number): (entry: McpServerEntry, n: number) => void {
+  return (entry, n) => process.stderr.write(`tool-conformance: [${n + 1}/${count}] ${entry.name}\n`);
+}
+
+/** Each server's report.jsonl and its line on stdout, then the table written (--write) or checked (--check); `regenerate` says how to bring it up to date. */
+export function writeTable(flags: { write?: string; check?: string; out: string }, scored: ScoredMcpServer[], table: string, regenerate: string): number {
   for (const { entry, report } of scored) {
     const dir = join(flags.out, entry.name);
     makeDirectory(dir);
@@ -42,7 +52,6 @@ async function mcpServersCommand(flags: McpServersFlags): Promise<number> {
     const total = report.summary.scores.total;
     process.stdout.write(`${entry.name}: ${total.percent}% (${total.passed} of ${total.rows} rows)${report.summary.stopped ? `, not scored: ${report.summary.stopped.cause}` : ""}\n`);
   }
-  const table = mcpServersMarkdown(scored);
   if (flags.write !== undefined) {
     writeFileAtomic(flags.write, table);
     process.stdout.write(`wrote ${flags.write}\n`);
@@ -55,7 +64,7 @@ async function mcpServersCommand(flags: McpServersFlags): Promise<number> {
       throw new UsageError(`--check ${flags.check}: cannot read it`);
     }
     if (committed !== table) {
-      process.stderr.write(`tool-conformance: ${flags.check} is stale: run npm run mcp-servers and commit it\n`);
+      process.stderr.write(`tool-conformance: ${flags.check} is stale: run ${regenerate} and commit it\n`);
       return EXIT.failed;
     }
     process.stdout.write(`${flags.check} is current\n`);
