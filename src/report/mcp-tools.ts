@@ -70,6 +70,8 @@ export interface ToolFailure {
 
 export interface ToolView {
   tool: string;
+  /** The tool's rows, in report order. */
+  rows: ReportRow[];
   cells: Record<ToolCheckKey, CellState>;
   /** Cells failing or errored. */
   failing: number;
@@ -114,8 +116,9 @@ export function mcpTools(rows: readonly ReportRow[], options: ScoreOptions): Mcp
       others.push(row);
       continue;
     }
-    const view = byTool.get(parts.tool) ?? { tool: parts.tool, cells: Object.fromEntries(TOOL_CHECKS.map((c) => [c.key, "none"])) as Record<ToolCheckKey, CellState>, failing: 0, failures: [] };
+    const view = byTool.get(parts.tool) ?? { tool: parts.tool, rows: [] as ReportRow[], cells: Object.fromEntries(TOOL_CHECKS.map((c) => [c.key, "none"])) as Record<ToolCheckKey, CellState>, failing: 0, failures: [] };
     byTool.set(parts.tool, view);
+    view.rows.push(row);
     const accept = row.id.startsWith("mcp-accept/");
     if (accept) valid = true;
     const kind = parts.probe.split("/")[0]!;
