@@ -6,6 +6,7 @@ import { countsLine, differences, failingRows, headlineText, optionsOf, partsOf,
 import { describeWeighting } from "../../judge/weighting.js";
 import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
 import { markdownCell, markdownProse, markdownText } from "./inert.js";
+import type { Gate } from "../gate.js";
 import { CELL_LEGEND, failingChecks, mcpToolsOf, type McpToolsView } from "../mcp-tools.js";
 
 // Markdown fit for a CI job summary ($GITHUB_STEP_SUMMARY, GitLab, a PR comment): the headline,
@@ -25,6 +26,8 @@ export interface MarkdownOptions {
   maxText?: number;
   /** The report.jsonl this run wrote (as the reader should find it), named for the rows not shown; none is named when not given. */
   reportFile?: string;
+  /** Why the run's gate fails (score's --min-score, --baseline): said under the heading. */
+  gate?: Gate;
 }
 
 export const MARKDOWN_MAX_BYTES = 1_000_000;
@@ -47,6 +50,16 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   out.push("");
   out.push(`${inline(settingsLine(report))}. ${countsLine(t)}.`);
   out.push("");
+  const gate = options.gate;
+  if (gate && gate.reasons.length > 0) {
+    out.push(`> **The gate failed:** ${gate.reasons.map(inline).join("; ")}.`, "");
+    if (gate.regressed.length > 0) {
+      out.push("Rows that passed in the baseline and fail now:", "");
+      for (const id of gate.regressed.slice(0, 100)) out.push(`- ${markdownText(id)}`);
+      if (gate.regressed.length > 100) out.push(`- … and ${gate.regressed.length - 100} more`);
+      out.push("");
+    }
+  }
   const stopped = stoppedText(report, maxText);
   if (stopped) {
     out.push(`> **The run stopped:** ${markdownText(stopped.cause)}`);
