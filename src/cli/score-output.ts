@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { baselineMismatch, regressions } from "../report/baseline.js";
-import { formatPercent } from "../judge/scoring.js";
+import { headlineScore, type Gate } from "../report/gate.js";
 import { markRunStarted, type SignOptions } from "../report/format-report.js";
 import { verifyReportFile } from "../report/read-report.js";
 import { type Report } from "../report/report.js";
@@ -35,10 +35,10 @@ export interface Output {
  * terminal summary (to stderr when stdout carries the JSON lines), the GitHub Actions annotations.
  * A file that cannot be written is a usage error (exit 2).
  */
-export async function emitReports(report: Report, output: Output, quiet = false): Promise<string[]> {
+export async function emitReports(report: Report, output: Output, quiet = false, gate?: Gate): Promise<string[]> {
   let written: string[];
   try {
-    written = await writeReportFiles(report, output.reporters, { out: output.out, sign: output.sign, gradescope: output.gradescope, ...(output.jsonToStdout ? { jsonTo: (text: string) => process.stdout.write(text) } : {}) });
+    written = await writeReportFiles(report, output.reporters, { out: output.out, sign: output.sign, gradescope: output.gradescope, ...(gate ? { gate } : {}), ...(output.jsonToStdout ? { jsonTo: (text: string) => process.stdout.write(text) } : {}) });
   } catch (error) {
     throw new UsageError(`cannot write the reports under --out ${output.out}: ${writeFailure(error)}`);
   }
@@ -85,14 +85,12 @@ export function scoreVerdict(report: Report, minScore: number | undefined, repor
     return EXIT.failed;
   }
   // the headline: rows passed over rows, or the score under the grader's weighting
-  const weighted = report.summary.weighted;
-  const exact = weighted ? weighted.percent : total.rows === 0 ? 100 : (total.passed / total.rows) * 100;
-  const shown = weighted ? weighted.percent : total.percent;
+  const { exact, shown } = headlineScore(report);
   if (exact < minScore) {
-    process.stderr.write(`tool-conformance: score ${formatPercent(shown)} is below --min-score ${minScore}%\n`);
+    process.stderr.write(`tool-conformance: score ${shown} is below --min-score ${minScore}%\n`);
     return EXIT.failed;
   }
-  if (!reporters.includes("terminal") && !reporters.includes("github-actions")) process.stderr.write(`score ${formatPercent(shown)} (--min-score ${minScore}%: ok)\n`);
+  if (!reporters.includes("terminal") && !reporters.includes("github-actions")) process.stderr.write(`score ${shown} (--min-score ${minScore}%: ok)\n`);
   return EXIT.ok;
 }
 

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { formatReport, writeReport, type SignOptions } from "./format-report.js";
 import { writeFileAtomic } from "./directory.js";
 import { type Report } from "./report.js";
+import type { Gate } from "./gate.js";
 import { writeStepSummary } from "./reporters/github-actions.js";
 import { formatGradescope, type GradescopeOptions } from "./reporters/gradescope.js";
 import { renderHtml } from "./reporters/html.js";
@@ -20,6 +21,8 @@ export interface WriteReportsOptions {
   sign?: SignOptions;
   gradescope?: GradescopeOptions;
   env?: Record<string, string | undefined>;
+  /** Why the run's gate fails (--min-score, --baseline), for the step summary. */
+  gate?: Gate;
   /** The report.jsonl the rendered files link to, when it is not written here (report renders an existing one). */
   reportFile?: string;
 }
@@ -35,7 +38,7 @@ export async function writeReportFiles(report: Report, reporters: readonly Repor
   // an interrupted run's report is written beside the last whole one, never over it
   const jsonName = report.summary.stopped?.interrupted !== undefined ? INTERRUPTED_REPORT_FILE : REPORT_FILES.json;
   const reportFile = options.reportFile ?? (reporters.includes("json") && !options.jsonTo ? join(options.out, jsonName) : undefined);
-  const linked = reportFile ? { reportFile } : {};
+  const linked = { ...(reportFile ? { reportFile } : {}), ...(options.gate ? { gate: options.gate } : {}) };
   const written: string[] = [];
   for (const reporter of reporters) {
     if (reporter === "terminal" || reporter === "github-actions") continue;
@@ -48,7 +51,7 @@ export async function writeReportFiles(report: Report, reporters: readonly Repor
     // a CI runner that prints a report file (cat summary.md) must not obey a line the subject wrote
     else if (reporter === "junit") writeFileAtomic(file, noWorkflowCommands(junit!(report)));
     else if (reporter === "markdown") writeFileAtomic(file, noWorkflowCommands(renderMarkdown(report, linked)));
-    else if (reporter === "html") writeFileAtomic(file, noWorkflowCommands(renderHtml(report, linked)));
+    else if (reporter === "html") writeFileAtomic(file, noWorkflowCommands(renderHtml(report, reportFile ? { reportFile } : {})));
     else if (reporter === "gradescope") writeFileAtomic(file, noWorkflowCommands(formatGradescope(report, options.gradescope)));
     written.push(file);
   }

@@ -15,6 +15,7 @@ import { UsageError } from "../errors.js";
 import { interruptedWhileWriting, onInterrupt } from "../interrupt.js";
 import { headersOf, mcpUrlOf } from "../mcp-http-flags.js";
 import { sandboxLimits, subjectSandbox } from "../sandbox-options.js";
+import { gateOf } from "../../report/gate.js";
 import { checkBaseline, checkBaselineSettings, emitReports, markStarted, reportInterrupted, scoreVerdict, type Output } from "../score-output.js";
 import type { ScoreFlags } from "./score-options.js";
 
@@ -70,7 +71,7 @@ export async function scoreMcpCommand(positional: string | undefined, flags: Sco
   // the handler stays through the writing: a signal then still ends the run with its code, not the default death
   try {
     if (report.summary.stopped?.interrupted !== undefined) return await reportInterrupted(report, report.rows.length, output);
-    await emitReports(report, output);
+    await emitReports(report, output, false, gateOf(report, { ...(context.minScore !== undefined ? { minScore: context.minScore } : {}), ...(baseline ? { baseline: { report: baseline, path: flags.baseline! } } : {}) }));
     if (output.reporters.includes("json") && !output.jsonToStdout) rmSync(join(output.out, INTERRUPTED_REPORT_FILE), { force: true });
     const code = scoreVerdict(report, context.minScore, output.reporters);
     const verdict = baseline ? Math.max(code, checkBaseline(report, baseline, flags.baseline!)) : code;

@@ -21,6 +21,7 @@ import { UsageError } from "../errors.js";
 import { interruptedWhileWriting, onInterrupt } from "../interrupt.js";
 import { rerunCommand } from "../rerun.js";
 import { sandboxLimits, subjectSandbox } from "../sandbox-options.js";
+import { gateOf } from "../../report/gate.js";
 import { checkBaseline, checkBaselineSettings, checkStdoutReporters, emitReports, markStarted, reportInterrupted, reportPrivateRows, scoreVerdict, type Output } from "../score-output.js";
 import { weightingFrom } from "../scoring-options.js";
 import { namesMcp, scoreMcpCommand } from "./score-mcp.js";
@@ -141,7 +142,7 @@ async function scoreCommand(positional: string | undefined, flags: ScoreFlags): 
   // the handler stays through the writing: a signal then still ends the run with its code, not the default death
   try {
     if (report.summary.stopped?.interrupted !== undefined) return await reportInterrupted(report, rows.length, output);
-    await emitReports(report, output);
+    await emitReports(report, output, false, gateOf(report, { ...(minScore !== undefined ? { minScore: minScore } : {}), ...(baseline ? { baseline: { report: baseline, path: flags.baseline! } } : {}) }));
     // this run's report is whole: an earlier interrupted one beside it is out of date
     if (reporters.includes("json") && !jsonToStdout) rmSync(join(flags.out, INTERRUPTED_REPORT_FILE), { force: true });
     const code = scoreVerdict(report, minScore, reporters);

@@ -4,6 +4,7 @@ import { PARTS, SECTIONS, TIERS, type Part, type Section, type Tier } from "../.
 import { formatPercent, type Tally } from "../../judge/scoring.js";
 import { describeWeighting } from "../../judge/weighting.js";
 import { clipText, oneLine, visible } from "./text.js";
+import { mcpSentence } from "../mcp-words.js";
 
 // What every reporter shows the same way: failing rows with expected against actual,
 // the section × tier table, the headline.
@@ -106,6 +107,8 @@ export function reasonOf(row: ReportRow, options: ScoreOptions): string {
   if (row.secret) return `${row.status === "errored" ? `errored (${oneLine(row.error ?? "no reply")})` : row.status} on a generated case testing ${oneLine(row.rule)}: its inputs and the answer are kept secret`;
   if (row.status === "errored") return `errored: ${oneLine(row.error ?? "no reply")}`;
   if (row.status === "skipped") return `not answerable: ${oneLine(row.error ?? "skipped")}`;
+  const mcp = mcpReason(row, options);
+  if (mcp !== undefined) return mcp;
   const first = differences(row, options)[0];
   if (!first) return "failed";
   return `${first.what}: expected ${clip(first.expectedInline, 100)}; actual ${clip(first.actualInline, 100)}`;
@@ -119,7 +122,13 @@ export function reasonInWords(row: ReportRow, options: ScoreOptions): string {
   if (row.status !== "failed") return reasonOf(row, options);
   const check = row.checks.find((c) => isActive(c, options) && !c.pass && !/^step \d+/.test(c.what)) ?? row.checks.find((c) => isActive(c, options) && !c.pass);
   if (!check) return "failed";
-  return `${oneLine(check.what)}: ${differenceInWords(check.expected, check.actual)}`;
+  return mcpSentence(row, check) ?? `${oneLine(check.what)}: ${differenceInWords(check.expected, check.actual)}`;
+}
+
+/** An MCP row's first failing check in an MCP author's words (mcp-words.ts); undefined for any other row. */
+function mcpReason(row: ReportRow, options: ScoreOptions): string | undefined {
+  const check = row.checks.find((c) => isActive(c, options) && !c.pass);
+  return check ? mcpSentence(row, check) : undefined;
 }
 
 /** What differs between two values, in words, each value shown short. */

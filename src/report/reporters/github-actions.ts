@@ -4,6 +4,7 @@ import { formatPercent } from "../../judge/scoring.js";
 import { countsLine, differences, failingRows, headlineText, optionsOf, reasonOf, reproLines, sectionsOf, stoppedBeforeAnswers, stoppedText, subjectLine } from "./common.js";
 import { renderMarkdown, type MarkdownOptions } from "./markdown.js";
 import { clipText, oneLine } from "./text.js";
+import { failingChecks, mcpToolsOf, type ToolCheck, type ToolView } from "../mcp-tools.js";
 
 // GitHub Actions: workflow commands on stdout (https://docs.github.com/actions/reference/workflow-commands-for-github-actions).
 // One `::error` annotation per row that did not pass, carrying what reproduces it, expected against
@@ -42,7 +43,17 @@ export function renderGithubActions(report: Report, options: GithubActionsOption
   if (stopped) {
     lines.push(command("error", `tool-conformance: ${subjectLine(report)} could not be scored`, [stopped.cause, ...(stopped.stderr ? ["", `the end of ${stopped.from}:`, stopped.stderr] : [])].join("\n")));
   }
-  const failing = failingRows(report);
+  const tools = stoppedBeforeAnswers(report) ? undefined : mcpToolsOf(report);
+  // an MCP server's tools: one annotation a failing tool, naming the checks it fails and a call for each
+  if (tools) {
+    const bad = tools.tools.filter((t) => t.failing > 0);
+    // GitHub shows at most 10 error annotations a step: past `max` tools, the rest in one
+    const each = bad.length <= max ? bad : bad.slice(0, max - 1);
+    for (const tool of each) lines.push(command("error", `tool-conformance: tool ${tool.tool} fails ${tool.failing} check${tool.failing === 1 ? "" : "s"}`, toolMessage(tool, tools.checks, maxText)));
+    const rest = bad.slice(each.length);
+    if (rest.length > 0) lines.push(command("error", `tool-conformance: ${rest.length} more tools fail checks`, rest.slice(0, 100).map((tool) => `${oneLine(tool.tool)}: ${failingChecks(tool, tools.checks).map((check) => check.title).join("; ")}`).join("\n")));
+  }
+  const failing = tools ? tools.others.filter((row) => row.status !== "passed") : failingRows(report);
   // a run that never started errored every row with the same cause: said once above
   if (!stoppedBeforeAnswers(report)) {
     if (failing.length <= max) for (const row of failing) lines.push(command("error", `tool-conformance: ${row.id}`, rowMessage(report, row, maxText)));
@@ -61,6 +72,19 @@ export function renderGithubActions(report: Report, options: GithubActionsOption
   const scoring = report.header.scoring && report.summary.weighted ? `; scored by ${report.header.scoring.name}: ${report.summary.weighted.testsPassed} of ${report.summary.weighted.tests} tests passed whole, rows ${formatPercent(t.percent)}` : "";
   lines.push(command("notice", `tool-conformance: ${headlineText(report)}`, `${subjectLine(report)}: ${headlineText(report)} (${countsLine(t)} of ${t.rows} rows, level ${report.header.level}, tiers ${report.header.tiers.join("+")}${scoring})`));
   return lines.join("\n") + "\n";
+}
+
+/** A failing tool's annotation text: each check it fails, with the first call that shows it and the verdict. */
+function toolMessage(tool: ToolView, checks: readonly ToolCheck[], maxText: number): string {
+  const out: string[] = [];
+  for (const check of failingChecks(tool, checks)) {
+    const cell = tool.failures.filter((failure) => failure.column === check.key);
+    const first = cell[0];
+    out.push(`✗ ${check.title} (${check.pitfalls}): ${cell.length} call${cell.length === 1 ? "" : "s"}`);
+    if (first?.call) out.push(`  sent: ${clipText(oneLine(first.call), maxText)}`);
+    if (first) out.push(`  ${clipText(oneLine(first.sentence), maxText)}`);
+  }
+  return out.join("\n");
 }
 
 /** A row's annotation text: why it did not pass, what reproduces it, expected against actual, how to rerun it. */

@@ -5,6 +5,7 @@ import { formatPercent, type Tally } from "../../judge/scoring.js";
 import { countedRows, countsLine, differences, headline, optionsOf, partsOf, points, reasonInWords, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, outputText, OUTPUT_HEADING } from "./common.js";
 import { describeWeighting } from "../../judge/weighting.js";
 import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
+import { CELL_LEGEND, cellMark, mcpToolsOf, type McpToolsView } from "../mcp-tools.js";
 
 // One self-contained HTML file: no external asset, no network. The diagnosis on top, the scores
 // coloured by threshold, then each section as a grid of rows (green passed, red failed, purple
@@ -57,11 +58,21 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   if (!d.available) diagnosis = `<p class="muted">${escapeHtml(lines[0] ?? "no diagnosis: the mutants' fingerprints were not available")}</p>`;
   else if (d.matches.length === 0 && (lines.length === 0 || /^no failures/.test(lines[0]!))) diagnosis = `<p class="band-all">No failures: nothing to diagnose.</p>`;
   else {
-    const items = d.matches.map(
-      (m) =>
-        `<li><strong>${escapeHtml(oneLine(m.id))}</strong> <span class="muted">${escapeHtml(oneLine(`${pitfallLabel(m.pitfall)}, ${m.title}`))}</span><br>${escapeHtml(oneLine(m.symptom))}<br><small class="muted">${escapeHtml(oneLine(m.detail))}</small></li>`,
-    );
-    for (const line of lines.slice(d.matches.length)) items.push(`<li class="warn">${escapeHtml(line)}</li>`);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    // each pitfall's sub-points (its detail, the other ways it is wrong, its rows) nested under it
+    const items = d.matches.map((m) => {
+      const subs = [`<li>${escapeHtml(oneLine(m.detail))}</li>`];
+      if (m.extra?.length) subs.push(`<li>wrong in more ways than the pitfall:<ul>${m.extra.map((way) => `<li>${escapeHtml(oneLine(way))}</li>`).join("")}</ul></li>`);
+      if (m.rows.length) subs.push(`<li>rows showing it (${m.rows.length}): ${m.rows.slice(0, 20).map((id) => { const row = byId.get(id); const a = row ? anchor.get(row) : undefined; return a ? `<a href="#${a}"><code>${escapeHtml(oneLine(id))}</code></a>` : `<code>${escapeHtml(oneLine(id))}</code>`; }).join(", ")}${m.rows.length > 20 ? `, … and ${m.rows.length - 20} more` : ""}</li>`);
+      return `<li><strong>${escapeHtml(oneLine(m.id))}</strong> <span class="muted">${escapeHtml(oneLine(`${pitfallLabel(m.pitfall)}, ${m.title}`))}</span><br>${escapeHtml(oneLine(m.symptom))}<ul class="sub">${subs.join("")}</ul></li>`;
+    });
+    // the lines after the matches: an indented line belongs to the line above it
+    const rest: { line: string; subs: string[] }[] = [];
+    for (const raw of d.lines.slice(d.matches.length)) {
+      if (/^\s/.test(raw) && rest.length > 0) rest[rest.length - 1]!.subs.push(oneLine(raw.trim()));
+      else rest.push({ line: oneLine(raw), subs: [] });
+    }
+    for (const { line, subs } of rest) items.push(`<li class="warn">${escapeHtml(line)}${subs.length ? `<ul class="sub">${subs.map((sub) => `<li>${escapeHtml(sub)}</li>`).join("")}</ul>` : ""}</li>`);
     diagnosis = `<ul>${items.join("")}</ul>`;
   }
 
@@ -101,12 +112,15 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     `<p class="muted bands">score colours: <span class="band-all">every row passed</span> · <span class="band-high">${THRESHOLDS.high}% or more, rows failing</span> · <span class="band-mid">${THRESHOLDS.low}% or more</span> · <span class="band-low">below ${THRESHOLDS.low}%</span></p>`,
   ].join("");
 
+  const tools = stoppedBeforeAnswers(report) ? undefined : mcpToolsOf(report);
+  const toolsBox = tools ? toolsTable(tools, (row) => anchor.get(row)) : "";
+
   // the details of the rows not passed, in corpus order, while the page stays under its cap
   // a run that stopped before any answer errored every row with one cause, said once above
   const unanswered = stoppedBeforeAnswers(report);
   const failing = unanswered ? [] : rows.filter((row) => row.status !== "passed");
   const details = new Map<ReportRow, string>();
-  let budget = maxBytes - 64 * 1024 - utf8Bytes(table + diagnosis + stoppedBox + flagsBox + outputBox) - rows.length * 200;
+  let budget = maxBytes - 64 * 1024 - utf8Bytes(table + toolsBox + diagnosis + stoppedBox + flagsBox + outputBox) - rows.length * 200;
   for (const row of failing) {
     const block = detailsOf(report, row, anchor.get(row)!, maxText);
     const size = utf8Bytes(block);
@@ -154,6 +168,7 @@ ${stoppedBox}
 ${flagsBox}${outputBox}
 <section class="diagnosis"><h2>Diagnosis</h2>${diagnosis}</section>
 <section class="summary">${table}</section>
+${toolsBox}
 <p class="legend"><span class="c passed"></span> passed <span class="c failed"></span> failed <span class="c errored"></span> errored <span class="c skipped"></span> not answerable <label id="only-label" hidden><input type="checkbox" id="only"> only rows not passed</label></p>
 ${cutNote}
 <main>${sections}</main>
@@ -162,6 +177,23 @@ ${cutNote}
 </body>
 </html>
 `;
+}
+
+/** The tools × checks table of an MCP server, worst first: each failing cell links to the details of the first call that decided it. */
+function toolsTable(view: McpToolsView, anchorOf: (row: ReportRow) => string | undefined): string {
+  const head = `<tr><th>tool</th>${view.checks.map((check) => `<th title="${escapeHtml(check.pitfalls)}">${escapeHtml(check.title)} <small class="muted">${escapeHtml(check.pitfalls)}</small></th>`).join("")}<th>failing</th></tr>`;
+  const body = view.tools.map((tool) => {
+    const cells = view.checks.map((check) => {
+      const state = tool.cells[check.key];
+      const first = tool.failures.find((failure) => failure.column === check.key);
+      const a = first ? anchorOf(first.row) : undefined;
+      const mark = cellMark(state);
+      const title = escapeHtml(first ? `${oneLine(first.row.id)}: ${clipText(oneLine(first.sentence), 300)}` : check.title);
+      return `<td class="cell ${state}" title="${title}">${a && (state === "fail" || state === "errored") ? `<a href="#${a}">${mark}</a>` : mark}</td>`;
+    });
+    return `<tr><th><code>${escapeHtml(oneLine(tool.tool))}</code></th>${cells.join("")}<td class="${tool.failing ? "band-low" : "band-all"}">${tool.failing}</td></tr>`;
+  });
+  return `<section class="tools"><h2>Tools (${view.tools.length}), worst first</h2><table class="tools"><thead>${head}</thead><tbody>${body.join("")}</tbody></table><p class="muted">${escapeHtml(CELL_LEGEND)}</p></section>`;
 }
 
 /** A row not passed, as a <details> element: what reproduces it and what went wrong. */
@@ -207,7 +239,8 @@ h1{font-size:1.4rem;margin:0 0 .25rem}h2{font-size:1.05rem;margin:1.2rem 0 .5rem
 td.band-all,td.band-high,td.band-mid,td.band-low{font-weight:600}
 .diagnosis,.stopped{border:1px solid var(--line);border-left:4px solid var(--mid);background:var(--panel);padding:.25rem 1rem;border-radius:6px;margin-top:1rem}
 .stopped{border-left-color:var(--err)}
-.diagnosis ul{padding-left:1.2rem}.diagnosis li{margin:.4rem 0}
+.diagnosis ul{padding-left:1.2rem}.diagnosis ul.sub{margin:.2rem 0;color:var(--muted)}
+table.tools td.cell{text-align:center}td.cell.fail,td.cell.errored{color:var(--bad);font-weight:700}td.cell.pass{color:var(--ok)}td.cell.none{color:var(--muted)}.diagnosis li{margin:.4rem 0}
 table{border-collapse:collapse;margin-top:1rem}th,td{padding:.25rem .75rem;border-bottom:1px solid var(--line);text-align:right}th:first-child{text-align:left}
 tr.total th,tr.total td{font-weight:700}a{color:inherit}
 .grid{display:flex;flex-wrap:wrap;gap:3px}

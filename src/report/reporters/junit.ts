@@ -1,9 +1,11 @@
 import xmlbuilder from "xmlbuilder";
 import type { Report, ReportRow } from "../report.js";
-import { formatPercent } from "../../judge/scoring.js";
+import { formatPercent, percentOf } from "../../judge/scoring.js";
 import { countedRows, differences, fraction, headlineText, optionsOf, partsOf, points, reasonOf, reproLines, sectionsOf, settingsLine, stoppedText, subjectLine } from "./common.js";
 import { describeWeighting } from "../../judge/weighting.js";
 import { clipText, oneLine, visible } from "./text.js";
+import { failingChecks, mcpToolsOf } from "../mcp-tools.js";
+import type { Section } from "../../corpus/rows.js";
 
 // JUnit XML in the dialect of the strict Jenkins xUnit schema (junit-10.xsd; a copy is in
 // test/fixtures/schemas and the tests validate against it with xmllint): <testsuites> around one
@@ -31,10 +33,18 @@ export function renderJUnit(report: Report): string {
   root.att("errors", String(count(counted, "errored")));
   root.att("time", seconds(report.summary.ms));
 
-  for (const section of sections) {
-    const rows = counted.filter((row) => row.section === section);
+  // an MCP server's report: a suite per tool (its calls), then its list's and the server's rows; otherwise a suite per section
+  const tools = mcpToolsOf(report);
+  const suites: { name: string; rows: ReportRow[]; fails?: string }[] = tools
+    ? [
+        ...tools.tools.map((tool) => ({ name: tool.tool, rows: tool.rows.filter((row) => counted.includes(row)), fails: failingChecks(tool, tools.checks).map((check) => `${check.title} (${check.pitfalls})`).join("; ") })),
+        ...["mcp-list", "mcp-server"].map((name) => ({ name, rows: tools.others.filter((row) => row.id.startsWith(`${name}/`) && counted.includes(row)) })),
+      ].filter((suite) => suite.rows.length > 0)
+    : sections.map((section) => ({ name: section, rows: counted.filter((row) => row.section === section) }));
+  for (const { name: suiteName, rows, fails } of suites) {
+    const section = suiteName;
     const suite = root.ele("testsuite", {
-      name: section,
+      name: oneLine(suiteName),
       tests: String(rows.length),
       failures: String(count(rows, "failed", "skipped")),
       errors: String(count(rows, "errored")),
@@ -42,9 +52,11 @@ export function renderJUnit(report: Report): string {
       timestamp: report.header.startedAt,
     });
     const properties = suite.ele("properties");
-    const tally = report.summary.scores.sections[section]!.total;
+    const passed = rows.filter((row) => row.status === "passed").length;
+    const tally = tools ? { passed, rows: rows.length, percent: percentOf(passed, rows.length) } : report.summary.scores.sections[section as Section]!.total;
     for (const [name, value] of [
       ["subject", subjectLine(report)],
+      ...(fails !== undefined ? [["checks failing", fails || "none"] as const] : []),
       ["settings", settingsLine(report)],
       ["profile", report.header.profile],
       ["level", report.header.level],
@@ -64,7 +76,7 @@ export function renderJUnit(report: Report): string {
       properties.ele("property", { name, value: oneLine(value) });
     }
     for (const row of rows) {
-      const test = suite.ele("testcase", { classname: `tool-conformance.${section}`, name: oneLine(row.id), time: seconds(row.ms) });
+      const test = suite.ele("testcase", { classname: tools ? `mcp.${oneLine(suiteName)}` : `tool-conformance.${section}`, name: oneLine(row.id), time: seconds(row.ms) });
       if (row.status === "passed") continue;
       const element =
         row.status === "errored"

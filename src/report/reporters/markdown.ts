@@ -6,6 +6,8 @@ import { countsLine, differences, failingRows, headlineText, optionsOf, partsOf,
 import { describeWeighting } from "../../judge/weighting.js";
 import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
 import { markdownCell, markdownProse, markdownText } from "./inert.js";
+import type { Gate } from "../gate.js";
+import { CELL_LEGEND, failingChecks, mcpToolsOf, type McpToolsView } from "../mcp-tools.js";
 
 // Markdown fit for a CI job summary ($GITHUB_STEP_SUMMARY, GitLab, a PR comment): the headline,
 // a table per section and tier, the levels, the diagnosis, and the failing rows folded under
@@ -24,6 +26,8 @@ export interface MarkdownOptions {
   maxText?: number;
   /** The report.jsonl this run wrote (as the reader should find it), named for the rows not shown; none is named when not given. */
   reportFile?: string;
+  /** Why the run's gate fails (score's --min-score, --baseline): said under the heading. */
+  gate?: Gate;
 }
 
 export const MARKDOWN_MAX_BYTES = 1_000_000;
@@ -46,6 +50,16 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   out.push("");
   out.push(`${inline(settingsLine(report))}. ${countsLine(t)}.`);
   out.push("");
+  const gate = options.gate;
+  if (gate && gate.reasons.length > 0) {
+    out.push(`> **The gate failed:** ${gate.reasons.map(inline).join("; ")}.`, "");
+    if (gate.regressed.length > 0) {
+      out.push("Rows that passed in the baseline and fail now:", "");
+      for (const id of gate.regressed.slice(0, 100)) out.push(`- ${markdownText(id)}`);
+      if (gate.regressed.length > 100) out.push(`- … and ${gate.regressed.length - 100} more`);
+      out.push("");
+    }
+  }
   const stopped = stoppedText(report, maxText);
   if (stopped) {
     out.push(`> **The run stopped:** ${markdownText(stopped.cause)}`);
@@ -99,7 +113,10 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   }
   out.push("");
 
-  const failing = failingRows(report);
+  const tools = stoppedBeforeAnswers(report) ? undefined : mcpToolsOf(report);
+  if (tools) out.push(...toolsSection(tools, maxText));
+  // an MCP server's tool rows are told per tool above; its list's and server's rows below
+  const failing = tools ? tools.others.filter((row) => row.status !== "passed") : failingRows(report);
   const note: string[] = [];
   if (stoppedBeforeAnswers(report)) out.push(`Every row (${failing.length}) errored: the run stopped before the subject answered any (see above).`, "");
   else if (failing.length > 0) {
@@ -133,6 +150,34 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const text = out.join("\n") + "\n" + (note.length ? note.join("\n") + "\n" : "");
   // the head alone (a very long label or stderr) cannot push the summary over its cap
   return utf8Bytes(text) <= maxBytes ? text : clipBytes(text, maxBytes);
+}
+
+const MARK = { pass: "✅", fail: "❌", errored: "❗", none: "·" } as const;
+
+/** The tools × checks table, worst first, then each failing tool under <details> with the calls that decided its cells. */
+function toolsSection(view: McpToolsView, maxText: number): string[] {
+  const out: string[] = [`### Tools (${view.tools.length}), worst first`, ""];
+  out.push(`| tool | ${view.checks.map((check) => `${inline(check.title)} (${check.pitfalls})`).join(" | ")} | failing |`);
+  out.push(`| --- | ${view.checks.map(() => ":---:").join(" | ")} | ---: |`);
+  for (const tool of view.tools) out.push(`| ${markdownCell(tool.tool)} | ${view.checks.map((check) => MARK[tool.cells[check.key]]).join(" | ")} | ${tool.failing} |`);
+  out.push("", `_${inline(CELL_LEGEND.replace("✓", "✅").replace("✗", "❌").replace("! ", "❗ "))}_`, "");
+  // the calls of a tool, while they stay a readable size: the rest are in the report files
+  for (const tool of view.tools.filter((t) => t.failing > 0)) {
+    const checks = failingChecks(tool, view.checks);
+    out.push(`<details><summary><code>${html(oneLine(tool.tool))}</code> fails ${checks.length}: ${html(checks.map((check) => check.title).join("; "))}</summary>`, "");
+    for (const check of checks) {
+      const cell = tool.failures.filter((failure) => failure.column === check.key);
+      out.push(`**${inline(check.title)}** (${check.pitfalls})`, "");
+      for (const failure of cell.slice(0, 5)) {
+        out.push(`${markdownText(failure.row.id)}:`, "");
+        if (failure.call) out.push(...fence(clipText(visible(failure.call), maxText)));
+        out.push(...fence(clipText(visible(failure.sentence), maxText)));
+      }
+      if (cell.length > 5) out.push(`_and ${cell.length - 5} more calls_`, "");
+    }
+    out.push("</details>", "");
+  }
+  return out;
 }
 
 /** One failing row under <details>: what reproduces it, expected against actual, the rerun command. */

@@ -4,6 +4,7 @@ import { LEVELS } from "../../corpus/rows.js";
 import { formatPercent, type Tally } from "../../judge/scoring.js";
 import { countsLine, differences, failingRows, headline, optionsOf, partsLine, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, weightingLines, outputText, OUTPUT_HEADING } from "./common.js";
 import { clipText, noWorkflowCommands, oneLine, visible } from "./text.js";
+import { CELL_LEGEND, cellMark, failingChecks, mcpToolsOf, type McpToolsView } from "../mcp-tools.js";
 
 // The terminal summary: the score per section and tier, per level, the failing rows with what
 // reproduces them and expected against actual, and the diagnosis. Colors only on a terminal
@@ -74,7 +75,9 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
   for (const line of weightingLines(report)) out.push(`  ${line}`);
   out.push("");
 
-  const failing = failingRows(report);
+  const tools = stoppedBeforeAnswers(report) ? undefined : mcpToolsOf(report);
+  // an MCP server's tool rows are told per tool, after the score; its list's and server's rows here
+  const failing = tools ? tools.others.filter((row) => row.status !== "passed") : failingRows(report);
   if (failing.length > 0) {
     out.push(paint("bold", `failing rows (${failing.length})`));
     // a run that never started errored every row with the same cause, said once above
@@ -100,7 +103,45 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
       ? `${paint("bold", "score")} ${paint(["bold", color], formatPercent(headline(report)))} ${paint("dim", `(${how.slice(2)}; rows ${formatPercent(t.percent)}: ${countsLine(t)} of ${t.rows}, level ${scores.level}, tiers ${scores.tiers.join("+")})`)}`
       : `${paint("bold", "score")} ${paint(["bold", color], formatPercent(headline(report)))} ${paint("dim", `(${countsLine(t)} of ${t.rows} rows, level ${scores.level}, tiers ${scores.tiers.join("+")})`)}`,
   );
+  if (tools) out.push("", ...toolLines(tools, paint, maxText, max));
   return noWorkflowCommands(out.join("\n")) + "\n";
+}
+
+/** The tools × checks table, worst tools first, then each failing tool's failing cells with the calls that decided them. */
+export function toolLines(view: McpToolsView, paint: Paint, maxText: number, maxCalls = 20): string[] {
+  const out: string[] = [];
+  const names = view.tools.map((tool) => clipText(oneLine(tool.tool), 40));
+  const nameWidth = Math.max(4, ...names.map((name) => name.length)) + 2;
+  const widths = view.checks.map((check) => Math.max(check.short.length, 1) + 2);
+  out.push(paint("bold", `tools (${view.tools.length}), worst first`));
+  out.push(paint("dim", `  ${"tool".padEnd(nameWidth)}${view.checks.map((check, i) => check.short.padEnd(widths[i]!)).join("")}failing`));
+  const mark = (state: string) => (state === "pass" ? paint("green", cellMark("pass")) : state === "fail" ? paint("red", cellMark("fail")) : state === "errored" ? paint("magenta", cellMark("errored")) : paint("dim", cellMark("none")));
+  for (const [i, tool] of view.tools.entries()) {
+    const cells = view.checks.map((check, j) => `${mark(tool.cells[check.key])}${" ".repeat(widths[j]! - 1)}`).join("");
+    out.push(`  ${names[i]!.padEnd(nameWidth)}${cells}${tool.failing === 0 ? paint("green", "0") : paint("red", String(tool.failing))}`);
+  }
+  out.push(paint("dim", `  ${view.checks.map((check) => `${check.short}: ${check.title} (${check.pitfalls})`).join(" · ")}`));
+  out.push(paint("dim", `  ${CELL_LEGEND}`));
+  const failing = view.tools.filter((tool) => tool.failing > 0);
+  let shown = 0;
+  for (const tool of failing) {
+    out.push("");
+    out.push(`${paint(["bold", "red"], oneLine(tool.tool))} ${paint("dim", `fails: ${failingChecks(tool, view.checks).map((check) => `${check.title} (${check.pitfalls})`).join("; ")}`)}`);
+    for (const check of failingChecks(tool, view.checks)) {
+      const cell = tool.failures.filter((failure) => failure.column === check.key);
+      out.push(`  ${tool.cells[check.key] === "errored" ? paint("magenta", "!") : paint("red", "✗")} ${check.title}`);
+      // a few calls a cell: the rest are in the files
+      const listed = cell.slice(0, Math.max(0, Math.min(3, maxCalls - shown)));
+      for (const failure of listed) {
+        out.push(`      ${paint("dim", oneLine(failure.row.id))}`);
+        if (failure.call) out.push(...labelled(clipText(visible(failure.call), maxText), paint("dim", "sent   "), 7, 8));
+        out.push(...labelled(clipText(visible(failure.sentence), 2 * maxText), paint("red", "verdict"), 7, 8));
+      }
+      shown += listed.length;
+      if (cell.length > listed.length) out.push(paint("dim", `      … and ${cell.length - listed.length} more call${cell.length - listed.length === 1 ? "" : "s"} (every one in the report files)`));
+    }
+  }
+  return out;
 }
 
 /** One failing row: its id and rule, what reproduces it, expected against actual, the rerun command. */
