@@ -1,3 +1,4 @@
+import { untilAborted } from "../../subjects/mcp/client.js";
 import { formatMs, timerMs } from "../runner.js";
 
 // What ends an MCP run early: the user's signal (SIGINT, SIGTERM) or the run's time budget. Either
@@ -36,16 +37,7 @@ export class RunStop {
 
   /** The promise's value, or undefined as soon as the run must stop. */
   race<T>(promise: Promise<T>): Promise<T | undefined> {
-    const signal = this.controller.signal;
-    if (signal.aborted) return Promise.resolve(undefined);
-    return new Promise((resolve, reject) => {
-      const onAbort = () => resolve(undefined);
-      signal.addEventListener("abort", onAbort, { once: true });
-      promise.then(
-        (value) => (signal.removeEventListener("abort", onAbort), resolve(value)),
-        (error: unknown) => (signal.removeEventListener("abort", onAbort), reject(error)),
-      );
-    });
+    return untilAborted(promise, this.controller.signal);
   }
 
   dispose(): void {

@@ -195,7 +195,7 @@ export class McpClient {
 }
 
 /** The promise's value, or undefined as soon as `signal` is aborted. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
   if (signal === undefined) return promise;
   if (signal.aborted) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
