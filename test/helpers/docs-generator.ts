@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadCorpus, PACKAGE_ROOT } from "../../src/corpus/load.js";
-import { rowsForProfile, type ProfileName } from "../../src/corpus/rows.js";
+import { rowsForProfile, SECTIONS, type ProfileName, type Row } from "../../src/corpus/rows.js";
 import { selectRows } from "../../src/run/runner.js";
 
 // Every number and command output the documents show that the code can produce, produced now:
@@ -52,6 +52,7 @@ export function generatedBlocks(): Record<string, string> {
 
   return {
     "corpus-rows": String(corpus.length),
+    "corpus-table": corpusTable(corpus),
     "ag02-rows": String(count("ag02", false)),
     "ag02-core": String(count("ag02", true)),
     "lesson-rows": String(count("lesson", false)),
@@ -81,6 +82,14 @@ export function generatedBlocks(): Record<string, string> {
     "implementations-table-docs": implementationsHeadline("implementations.md"),
     "implementations-headline": implementationsAtAGlance(),
   };
+}
+
+/** The corpus by section and tier, both profiles' rows together (the count docs/corpus.md opens with). */
+function corpusTable(corpus: readonly Row[]): string {
+  const tiers = ["core", "catalog", "hardening", "extension"] as const;
+  const count = (section: string | undefined, tier: string | undefined) => corpus.filter((row) => (section === undefined || row.section === section) && (tier === undefined || row.tier === tier)).length;
+  const line = (label: string, section: string | undefined) => `| ${label} | ${tiers.map((tier) => count(section, tier)).join(" | ")} | ${count(section, undefined)} |`;
+  return ["| section | core | catalog | hardening | extension | rows |", "| --- | ---: | ---: | ---: | ---: | ---: |", ...SECTIONS.map((section) => line(section, section)), line("**all**", undefined)].join("\n");
 }
 
 /** The first table of docs/implementations.md, its links pointing into that file from `from`. */
