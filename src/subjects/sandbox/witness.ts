@@ -175,18 +175,23 @@ class Trace implements Witness {
     return this.outside.lines();
   }
 
-  /** The acts before this window: the server's start (from its own first program on), or between calls. */
+  /** The acts before this window: the server's start (after its own first program), or between calls. */
   private takeOutside(): void {
     const before = this.records;
     this.records = [];
     learn(this.lineage, before);
     let acts = before.flatMap((record) => (record.type === "act" ? [record.act] : []));
     if (!this.started) {
-      // the tracer's wrapper, the cgroup launcher, bwrap and the sandbox's shell are ours, not the server's
+      // the tracer's wrapper, the cgroup launcher, bwrap and the sandbox's shell are ours, not the server's;
+      // the server's own program starting is what was asked for: what it does after is told
       const first = acts.findIndex((act) => act.kind === "exec" && !MACHINERY.has(act.program ?? ""));
       if (first < 0) return;
       this.started = true;
-      acts = acts.slice(first);
+      // (tried on each folder of PATH until one holds it)
+      const own = acts[first]!.program;
+      let next = first;
+      while (next < acts.length && acts[next]!.kind === "exec" && acts[next]!.program === own) next++;
+      acts = acts.slice(next);
       this.outside.add("at start", acts);
     } else this.outside.add("between calls", acts);
   }
