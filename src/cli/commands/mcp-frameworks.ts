@@ -18,7 +18,7 @@ export function register(program: Command): void {
   program
     .command("mcp-frameworks")
     .description(
-      "score one small server per MCP server framework (implementations/mcp-frameworks/: the SDK's McpServer and low-level Server, fastmcp, tmcp with valibot and with zod, the SDK v2; each serving the same tools, its own pinned package.json and lockfile, installed with npm ci --prefix implementations/mcp-frameworks) as score --mcp --mcp-run does, invalid calls and valid ones, each server in the bwrap sandbox with no network, and write or check docs/mcp-frameworks.md. Exit 0 every server scored (and with --check the table current), 1 the table is stale, 2 usage error (no bwrap)",
+      "score one small server per MCP server framework (implementations/mcp-frameworks/: the SDK's McpServer (strict objects, and its README's raw shapes) and low-level Server, fastmcp, tmcp with valibot and with zod, the SDK v2; each serving the same tools, its own pinned package.json and lockfile, installed with npm ci --prefix implementations/mcp-frameworks) as score --mcp --mcp-run does, invalid calls and valid ones, each server in the bwrap sandbox with no network, and write or check docs/mcp-frameworks.md. Exit 0 every server scored (and with --check the table current), 1 the table is stale, 2 usage error (no bwrap)",
     )
     .option("--folder <dir>", "the folder of servers (frameworks.json and its node_modules)", join("implementations", "mcp-frameworks"))
     .option("--write <file>", "write the table (Markdown) to this file, e.g. docs/mcp-frameworks.md")
