@@ -22,6 +22,8 @@ interface McpSymptom {
   evidence: Failure[] | ((row: RowResult) => Failure[]);
   /** A tool that ran on arguments its schema refuses: each such row is harm, named on the rows that show it, whatever its share. */
   harm?: true;
+  /** Of its rows, those that are no harm on their own. */
+  harmless?: (row: RowResult) => boolean;
 }
 
 const isCall = (row: RowResult) => row.id.startsWith("mcp/");
@@ -43,8 +45,9 @@ export const MCP_SYMPTOMS: readonly McpSymptom[] = [
     symptom: 'the string "3" passes where an integer is wanted (coerced), or, with --mcp-run, 3.0 is refused as an integer',
     rows: (row) => row.id.includes("/integer-as-string/") || row.rule === "mcp-accept/type/integer",
     evidence: (row) => (isAccept(row) ? refusedValid : ran),
-    // either half is the pitfall: a server right on 3.0 still coerces "3"
+    // either half is the pitfall: a server right on 3.0 still coerces "3"; a valid call refused is no harm done
     harm: true,
+    harmless: isAccept,
   },
   { id: "s05", symptom: "with --mcp-run: a value equal to minimum or maximum is refused (bounds treated as exclusive)", rows: (row) => row.rule === "mcp-accept/minimum" || row.rule === "mcp-accept/maximum", evidence: refusedValid },
   { id: "s03", symptom: "with --mcp-run: a string of maxLength astral characters is refused (counted in UTF-16 units)", rows: (row) => row.rule === "mcp-accept/maxLength", evidence: refusedValid },
@@ -67,6 +70,6 @@ export function mcpFingerprints(results: readonly RowResult[]): Fingerprint[] {
     const mutant = catalog.get(s.id);
     const rows = results.filter(s.rows);
     if (!mutant || rows.length === 0) return [];
-    return [{ id: s.id, pitfall: mutant.pitfall, title: s.title ?? mutant.title, symptom: s.symptom, answers: Object.fromEntries(rows.map((row) => [row.id, typeof s.evidence === "function" ? s.evidence(row) : s.evidence])), ...(s.harm ? { harm: true } : {}) }];
+    return [{ id: s.id, pitfall: mutant.pitfall, title: s.title ?? mutant.title, symptom: s.symptom, answers: Object.fromEntries(rows.map((row) => [row.id, typeof s.evidence === "function" ? s.evidence(row) : s.evidence])), ...(s.harm ? { harm: true } : {}), ...(s.harmless ? { harmless: rows.filter(s.harmless).map((row) => row.id) } : {}) }];
   });
 }

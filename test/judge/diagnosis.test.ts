@@ -536,6 +536,19 @@ describe("diagnose: harm is named on the rows that show it", () => {
     expect(diagnose(run(["a1"]), options, [harmful(s01)]).closest?.id).toBe("s01");
   });
 
+  it("counts only its harmful rows toward those two: rows that are no harm on their own (a valid call refused) never take it away", () => {
+    // one harmful row, shown; three harmless rows beside it, passed
+    const mixed: Fingerprint = { ...harmful(s01), harmless: ["a2", "a3", "a4"] };
+    expect(named(run(["a1"]), [mixed])).toEqual(["s01"]);
+    // two harmful rows: two must show, as before
+    const two: Fingerprint = { ...harmful(s01), harmless: ["a3", "a4"] };
+    expect(named(run(["a1"]), [two])).toEqual([]);
+    expect(named(run(["a1", "a3"]), [two])).toEqual(["s01"]);
+    // a harmless row showing it counts as one of the two; none showing, nothing is named
+    expect(named(run([]), [{ ...harmful(s01), harmless: ["a1", "a2", "a3", "a4"] }])).toEqual([]);
+    expect(named(run(["a2"]), [{ ...harmful(s01), harmless: ["a1", "a2", "a3", "a4"] }])).toEqual(["s01"]);
+  });
+
   it("names harm beside another pitfall on the same rows, each explaining them", () => {
     const d = diagnose(run(["a1", "a2"]), options, [harmful(s01), harmful(s09)]);
     expect(d.matches.map((m) => [m.id, m.explains])).toEqual([["s09", 2], ["s01", 2]]);

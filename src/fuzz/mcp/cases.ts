@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { EXTRA_KEY, PATTERN_CANDIDATES } from "../../subjects/mcp/probes.js";
+import { EXTRA_KEY } from "../../subjects/mcp/probes.js";
+import { PATTERN_CANDIDATES } from "../../subjects/mcp/sample.js";
 import { beyond } from "../../subjects/mcp/limits.js";
 import { isRecord, typesOf } from "../../subjects/mcp/sample.js";
 

@@ -18,6 +18,7 @@ import { listRows } from "./list-rows.js";
 import { RunStop, yieldToEventLoop } from "./stop.js";
 import { oneLine } from "../../report/reporters/text.js";
 import { observed, type Observed } from "./observed.js";
+import { inForm, learnForm, type Answered } from "./refusal-form.js";
 
 // A server's own rows, run one call at a time (a crash is then the call's): the tool list twice,
 // every tool's probes with a ping after each, an unknown tool and a malformed frame. A server that
@@ -83,6 +84,11 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
   const notes: string[] = [];
   const sent = new Map<string, string>();
   let failure: string | undefined;
+  /** Each invalid call's answer as first classed, so that the server's own refusal form, once learned, can re-read it. */
+  /** The tools probed only with non-object arguments, each with why. */
+  const unprobed: string[] = [];
+  let probedCount = 0;
+  const answered: (Answered & { row: McpRow; pingAfter: string | undefined; refusalTier: Tier })[] = [];
   const wanted = (row: McpRow) => options.tiers.includes(row.tier) && (!options.filters?.length || options.filters.some((f) => filterMatches(f, row)));
   const recorded = new Set<string>();
   const record = (row: McpRow, checks: Check[], ms: number, error?: string) => {
@@ -118,6 +124,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
     const seen = new Set<string>();
     const tools = named.filter((tool) => !seen.has(tool.name) && seen.add(tool.name));
     const probed = tools.slice(0, MAX_TOOLS);
+    probedCount = probed.length;
     const cuts = [...(first.list.cut ? [first.list.cut] : []), ...(tools.length > MAX_TOOLS ? [`${tools.length} tools listed: only the first ${MAX_TOOLS} by name probed (the cap on tools probed), the other ${tools.length - MAX_TOOLS} not probed`] : [])];
     notes.push(...cuts);
     // a cut list is never a clean pass: a row says what was left unprobed
@@ -162,6 +169,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
     if (made.dropped.length) notes.push(`${tool.name}: not judged (outside the subset, dropped): ${made.dropped.join("; ")}`);
     if (made.unjudged) notes.push(`${tool.name}: its schema could not be judged (${made.unjudged}); only non-object arguments were sent`);
     if (made.cut.length) notes.push(`${tool.name}: ${made.cut.join("; ")}`);
+    if (made.unprobed !== undefined) unprobed.push(`${tool.name} (${made.unprobed})`);
     const probes = made.probes.map((probe) => ({ probe, row: probeRow(probe) })).filter(({ row }) => wanted(row));
     for (const [index, { probe, row }] of probes.entries()) {
       if (stop.cause !== undefined) {
@@ -181,8 +189,11 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
         continue;
       }
       record(row, outcome.checks, outcome.ms);
+      answered.push({ tool: probe.tool, answer: outcome.answer, classed: outcome.seen, row, pingAfter: outcome.pingAfter, refusalTier });
       if (outcome.restart) broken = await restart(client, notes, stop);
     }
+    // a tool probed only with non-object arguments is never a pass: its row says why the rest was not sent
+    if (made.unprobed !== undefined && wanted(toolRow(tool.name)) && stop.cause === undefined) record(toolRow(tool.name), [], 0, `not probed beyond non-object arguments: ${made.unprobed}`);
     if (!runs) return broken;
     const accepts = acceptsFor(tool.name, tool.inputSchema);
     if (accepts.unjudged) notes.push(`${tool.name}: no valid call was sent: ${accepts.unjudged}`);
@@ -209,7 +220,27 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
     return broken;
   }
 
+  /** The answers the general rules could not place, re-read in the server's own refusal form (refusal-form.ts), when one is learned. */
+  function rereadInForm(): void {
+    const form = learnForm(answered);
+    if (form === undefined) return;
+    let reread = 0;
+    for (const item of answered) {
+      const again = inForm(form, item);
+      const at = again === undefined ? -1 : results.findIndex((result) => result.id === item.row.id);
+      if (again === undefined || at < 0) continue;
+      results[at] = mcpResult(item.row, callChecks({ ...again, observed: item.classed.observed }, item.pingAfter, "core", item.refusalTier), results[at]!.ms, options);
+      reread++;
+    }
+    if (reread > 0) notes.push(`this server's refusals open \`${form.opening}\` (${form.channel}), learned from ${form.from} answers that named the argument: ${reread} normal result${reread === 1 ? "" : "s"} in that form read as a refusal, not a run`);
+  }
+
   function finish(): McpRun {
+    rereadInForm();
+    if (unprobed.length > 0) {
+      const shown = unprobed.slice(0, 10).join("; ") + (unprobed.length > 10 ? `; and ${unprobed.length - 10} more` : "");
+      notes.unshift(`${unprobed.length} of ${probedCount} tools could not be probed beyond non-object arguments (never counted as passing): ${shown}`);
+    }
     const finished = Date.now();
     const stderr = client.stderrTail();
     notes.push(...client.observedNotes());
@@ -255,7 +286,7 @@ function probeRow(probe: McpProbe): McpRow {
 }
 
 /** One invalid call, classed, then a ping: whether the server must be started again. */
-function callAndPing(client: McpClient, tool: string, args: unknown, names: string[][], refusalTier: Tier = "core"): Promise<{ checks: Check[]; ms: number; restart: boolean }> {
+function callAndPing(client: McpClient, tool: string, args: unknown, names: string[][], refusalTier: Tier = "core"): Promise<Asked> {
   return askAndPing(
     client,
     () => client.call(tool, args),
@@ -264,15 +295,29 @@ function callAndPing(client: McpClient, tool: string, args: unknown, names: stri
   );
 }
 
+/** A call asked: its checks, and the answer, its verdict and the ping after it, kept for a re-reading. */
+interface Asked {
+  checks: Check[];
+  ms: number;
+  restart: boolean;
+  answer: Answer;
+  seen: Observed;
+  pingAfter: string | undefined;
+}
+
 /** One call sent, its answer classed (and overruled by what the sandbox saw in its window) and made checks, then a ping unless the server is already gone. */
-async function askAndPing(client: McpClient, ask: () => Promise<Answer>, judge: (answer: Answer) => Classed, checksOf: (classed: Observed, pingAfter: string | undefined) => Check[]): Promise<{ checks: Check[]; ms: number; restart: boolean }> {
+async function askAndPing(client: McpClient, ask: () => Promise<Answer>, judge: (answer: Answer) => Classed, checksOf: (classed: Observed, pingAfter: string | undefined) => Check[]): Promise<Asked> {
   const window = client.watch();
   const answer = await ask();
   const classed = judge(answer);
-  if (classed.verdict === "crashed" || classed.verdict === "hung") return { checks: checksOf(observed(classed, answer, await window.close(false)), undefined), ms: answer.ms, restart: true };
+  if (classed.verdict === "crashed" || classed.verdict === "hung") {
+    const seen = observed(classed, answer, await window.close(false));
+    return { checks: checksOf(seen, undefined), ms: answer.ms, restart: true, answer, seen, pingAfter: undefined };
+  }
   const ping = await client.ping();
   const pingAfter = ping.kind === "result" ? undefined : `the ping after it: ${describe(ping)}`;
-  return { checks: checksOf(observed(classed, answer, await window.close(ping.kind === "result")), pingAfter), ms: answer.ms, restart: pingAfter !== undefined };
+  const seen = observed(classed, answer, await window.close(ping.kind === "result"));
+  return { checks: checksOf(seen, pingAfter), ms: answer.ms, restart: pingAfter !== undefined, answer, seen, pingAfter };
 }
 
 async function restart(client: McpClient, notes: string[], stop: RunStop): Promise<string | undefined> {

@@ -1,8 +1,8 @@
 import type { Section } from "../../corpus/rows.js";
 import { compile, SchemaError, type Schema } from "../../schema/compile.js";
 import { deeperThan, MAX_SCHEMA_DEPTH } from "./limits.js";
-import { inRange, PATTERN_CANDIDATES, repaired } from "./probes.js";
-import { isRecord, sampleOf, typesOf } from "./sample.js";
+import { inRange } from "./probes.js";
+import { isRecord, PATTERN_CANDIDATES, sampleOf, typesOf } from "./sample.js";
 
 // Acceptance calls: VALID arguments for a tool the user named as safe to run (--mcp-run), each on
 // an edge of the subset where hand-written validators refuse what the seed accepts (3.0 is an
@@ -56,7 +56,7 @@ export function acceptsFor(tool: string, inputSchema: unknown): ToolAccepts {
     if (!(error instanceof SchemaError)) throw error;
     return { tool, calls: [], unjudged: `its inputSchema is not wholly in the subset (${error.message}), so the reference cannot prove a call valid` };
   }
-  const base = repaired(sampleOf(raw), raw);
+  const base = sampleOf(raw);
   if (!isRecord(base) || schema.validate(base as never).length > 0) return { tool, calls: [], unjudged: "no value its inputSchema accepts was found" };
   const calls: McpAccept[] = [];
   const add = (probe: string, text: string, rule: string, section: Section, pitfalls: string[], why: string, names: string[][]) => {

@@ -10,6 +10,10 @@ export const MAX_STRING = 10_000;
 export const MAX_ITEMS = 1_000;
 /** Values of an enum an enum probe looks through. */
 export const MAX_ENUM = 10_000;
+/** Levels of nested objects probed below the arguments (`a.b.c.d`, an array's element counting as one). */
+export const MAX_PROBE_DEPTH = 4;
+/** Probes made for one tool. */
+export const MAX_PROBES = 2_000;
 
 /** Whether `value` nests deeper than `cap` (walked with a stack of its own, never recursion). */
 export function deeperThan(value: unknown, cap: number): boolean {

@@ -1,13 +1,15 @@
-import { compile, type Schema, type ValidationError } from "../../schema/compile.js";
-import { beyond, MAX_ENUM, MAX_ITEMS, MAX_STRING, withinCap } from "./limits.js";
-import { textsMatching } from "./pattern-text.js";
+import type { Schema, ValidationError } from "../../schema/compile.js";
+import { beyond, MAX_ENUM, MAX_ITEMS, MAX_PROBE_DEPTH, MAX_PROBES, MAX_STRING, withinCap } from "./limits.js";
 import { isRecord, sampleOf, typesOf } from "./sample.js";
 import { judgeable } from "./subset.js";
 
 // Probes: invalid arguments for each tool, generated from its own inputSchema. Each breaks one
 // rule of the schema on a base the reference proves valid, and is sent only when the reference,
 // on the schema brought into the subset (subset.ts), finds exactly one error, where the rule was
-// broken: a probe it cannot prove invalid that way is never sent. Deterministic: the same schema gives the same probes, ids and arguments.
+// broken: a probe it cannot prove invalid that way is never sent. Objects nested in the arguments
+// (a property's, an array's first element's) are probed the same way, down to MAX_PROBE_DEPTH
+// levels, each probe the whole arguments with one rule broken at one place (`params.name`).
+// Deterministic: the same schema gives the same probes, ids and arguments.
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -37,6 +39,8 @@ export interface ToolProbes {
   dropped: string[];
   /** Why the schema could not be judged, when it could not (only non-object arguments are probed). */
   unjudged?: string;
+  /** Why the tool could not be probed beyond non-object arguments (no valid base, or its schema not judged), when it could not. */
+  unprobed?: string;
   /** Probes not made because a cap (limits.ts) was hit, or no base could be built: each said why. */
   cut: string[];
 }
@@ -49,10 +53,15 @@ export function probesFor(tool: string, inputSchema: unknown): ToolProbes {
   const judged = judgeable(inputSchema === undefined ? { type: "object" } : inputSchema);
   const schema = judged.schema;
   const probes: McpProbe[] = [];
-  const add = (probe: string, args: Json, rule: string, pitfalls: string[], why: string, at: readonly (string | number)[] = []) => {
+  const cut: string[] = [];
+  const add: Add = (probe, args, rule, pitfalls, why, at = []) => {
     if (probes.some((p) => p.probe === probe)) return;
     // nothing is judged, so nothing is sent
     if (schema === undefined) return;
+    if (probes.length >= MAX_PROBES) {
+      if (!cut.some((line) => line.startsWith(CAPPED))) cut.push(`${CAPPED} (the cap): the rest not probed`);
+      return;
+    }
     const errors = schema.validate(args as never);
     // never sent unless proven invalid; and on a valid base, a probe breaks one rule: one error, where it was broken
     if (errors.length !== 1 || !samePath(errors[0]!.segments, at)) return;
@@ -61,81 +70,179 @@ export function probesFor(tool: string, inputSchema: unknown): ToolProbes {
   };
   add("non-object/array", ["x"], "type/object", ["s10"], "the arguments of a call are an object: an array is refused before the tool runs");
   add("non-object/string", "x", "type/object", ["s10"], "the arguments of a call are an object: a string is refused before the tool runs");
-  const cut: string[] = [];
   const root = isRecord(judged.value) ? judged.value : {};
-  if (judged.schema && !judged.unjudged) {
+  let unprobed: string | undefined;
+  if (schema && !judged.unjudged) {
     const why: string[] = [];
-    const base = repaired(sampleOf(root, 0, why), root);
+    const base = sampleOf(root, 0, why);
     // a base the reference does not prove valid would hide a probe's own fault behind its own
-    const wrong = isRecord(base) ? judged.schema.validate(base as never) : [];
-    if (isRecord(base) && wrong.length === 0) objectProbes(root, base, add, cut);
-    else cut.push(`could not be probed beyond non-object arguments: no valid base: ${wrong.length ? `${wrong[0]}${wrong.length > 1 ? ` (and ${wrong.length - 1} more)` : ""}` : why.length ? why.join("; ") : "no value its schema accepts was found"}`);
-  }
-  return { tool, probes, dropped: judged.dropped, ...(judged.unjudged ? { unjudged: judged.unjudged } : {}), cut };
+    const wrong = isRecord(base) ? schema.validate(base as never) : [];
+    const valid = (args: Json) => schema.validate(args as never).length === 0;
+    if (isRecord(base) && wrong.length === 0) objectProbes({ add, cut, valid }, root, base, [], 0);
+    else {
+      unprobed = `no valid base: ${wrong.length ? `${wrong[0]}${wrong.length > 1 ? ` (and ${wrong.length - 1} more)` : ""}` : why.length ? why.join("; ") : "no value its schema accepts was found"}`;
+      cut.push(`could not be probed beyond non-object arguments: ${unprobed}`);
+    }
+  } else unprobed = `its schema could not be judged${judged.unjudged === undefined ? "" : `: ${judged.unjudged}`}`;
+  return { tool, probes, dropped: judged.dropped, ...(judged.unjudged ? { unjudged: judged.unjudged } : {}), ...(unprobed !== undefined ? { unprobed } : {}), cut };
 }
 
-type Add = (probe: string, args: Json, rule: string, pitfalls: string[], why: string, at?: readonly (string | number)[]) => void;
+const CAPPED = `${MAX_PROBES} probes made`;
 
-function samePath(segments: readonly (string | number)[], at: readonly (string | number)[]): boolean {
+type Path = readonly (string | number)[];
+type Add = (probe: string, args: Json, rule: string, pitfalls: string[], why: string, at?: Path) => void;
+
+/** What probing one object of the arguments shares with the rest: where probes go, where cuts are said, the whole schema's verdict on a base. */
+interface Probing {
+  add: Add;
+  cut: string[];
+  valid: (args: Json) => boolean;
+}
+
+function samePath(segments: Path, at: Path): boolean {
   return segments.length === at.length && segments.every((segment, i) => segment === at[i]);
 }
 
-function objectProbes(schema: Record<string, unknown>, base: { [key: string]: Json }, add: Add, cut: string[]): void {
+/**
+ * A path as the seed writes one, without its `$`: `params.name`, `rows[0].title`. A top-level name
+ * is written as it is (the ids probes had before nested ones), a nested one quoted when it is not an
+ * identifier (`params["a.b"]`), so that two paths never read the same.
+ */
+export function pathLabel(path: Path): string {
+  let out = "";
+  for (const [i, segment] of path.entries()) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else if (i === 0) out += segment;
+    else out += /^[A-Za-z_$][\w$-]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}
+
+/** `root` with `value` at `path` (copies along the path; the rest shared). */
+function setAt(root: Json, path: Path, value: Json): Json {
+  if (path.length === 0) return value;
+  const [head, ...rest] = path;
+  if (typeof head === "number" && Array.isArray(root)) return root.map((element, i) => (i === head ? setAt(element, rest, value) : element));
+  const record = isRecord(root) ? (root as { [key: string]: Json }) : {};
+  return { ...record, [head!]: setAt(record[head as string] ?? null, rest, value) };
+}
+
+/** Whether a schema describes an object with something to probe inside it. */
+function probedInside(schema: unknown): boolean {
+  if (!isRecord(schema)) return false;
+  const types = typesOf(schema);
+  const object = types.includes("object") || (types.length === 0 && isRecord(schema.properties));
+  return object && (isRecord(schema.properties) || Array.isArray(schema.required) || schema.additionalProperties === false);
+}
+
+/**
+ * The probes of the object at `at` in `root` (a base the reference proved valid) under `schema`,
+ * then of the objects nested in it (a property's, an array's first element's), down to
+ * MAX_PROBE_DEPTH: each probe is the whole arguments with one rule broken at one place.
+ */
+function objectProbes(probing: Probing, schema: Record<string, unknown>, root: Json, at: Path, depth: number): void {
+  const { add, cut } = probing;
+  const base = valueAt(root, at) as { [key: string]: Json };
+  const here = (value: Json) => setAt(root, at, value);
+  const where = (name: string) => pathLabel([...at, name]);
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === "string") : [];
   for (const name of [...required].sort()) {
     const { [name]: _gone, ...rest } = base;
-    add(`missing-required/${name}`, rest, "required", ["s06", "s10"], `"${name}" is required: a call without it is refused before the tool runs`);
+    add(`missing-required/${where(name)}`, here(rest), "required", ["s06", "s10"], `"${where(name)}" is required: a call without it is refused before the tool runs`, at);
   }
   if (schema.additionalProperties === false) {
-    add("extra-property", { ...base, [EXTRA_KEY]: "x" }, "additionalProperties", ["s07", "s10"], `additionalProperties is false: a property outside properties ("${EXTRA_KEY}") is refused, not ignored`);
+    add(at.length === 0 ? "extra-property" : `extra-property/${pathLabel(at)}`, here({ ...base, [EXTRA_KEY]: "x" }), "additionalProperties", ["s07", "s10"], `additionalProperties is false${at.length === 0 ? "" : ` in "${pathLabel(at)}"`}: a property outside properties ("${EXTRA_KEY}") is refused, not ignored`, at);
   }
   for (const name of Object.keys(properties).sort()) {
     const sub = properties[name];
     if (!isRecord(sub)) continue;
-    const put = (value: Json) => ({ ...base, [name]: value });
-    for (const [label, value] of wrongTypes(sub)) add(`wrong-type/${name}/${label}`, put(value), "type", ["s10"], `"${name}" is ${describe(sub)}: ${label === "number" ? "a number" : `a${label === "array" || label === "object" ? "n" : ""} ${label}`} is refused`, [name]);
+    const path = [...at, name];
+    const label = where(name);
+    const put = (value: Json) => setAt(root, path, value);
+    for (const [kind, value] of wrongTypes(sub)) add(`wrong-type/${label}/${kind}`, put(value), "type", ["s10"], `"${label}" is ${describe(sub)}: ${kind === "number" ? "a number" : `a${kind === "array" || kind === "object" ? "n" : ""} ${kind}`} is refused`, path);
     const types = typesOf(sub);
     if (types.includes("integer") && !types.includes("number")) {
       // a value that is right but for its type, and one right but for its fraction
       const whole = inRange(sub, 3, 0);
       const part = inRange(sub, 3, 0.5) + 0.5;
-      if (!types.includes("string")) add(`integer-as-string/${name}`, put(String(whole)), "type/integer", ["s01", "s10"], `"${name}" is an integer: the string "${whole}" is not one (no coercion)`, [name]);
-      add(`integer-fraction/${name}`, put(part), "type/integer", ["s10"], `"${name}" is an integer: ${part} has a fractional part`, [name]);
+      if (!types.includes("string")) add(`integer-as-string/${label}`, put(String(whole)), "type/integer", ["s01", "s10"], `"${label}" is an integer: the string "${whole}" is not one (no coercion)`, path);
+      add(`integer-fraction/${label}`, put(part), "type/integer", ["s10"], `"${label}" is an integer: ${part} has a fractional part`, path);
     }
-    boundProbes(name, sub, put, add, cut);
-    if (Array.isArray(sub.enum) && sub.enum.length > MAX_ENUM) cut.push(`enum/${name}: not probed, the enum has ${sub.enum.length} values (over the ${MAX_ENUM} cap)`);
-    else if (Array.isArray(sub.enum) && sub.enum.length > 0) add(`enum/${name}`, put(outside(sub.enum)), "enum", ["s10"], `"${name}" is one of ${JSON.stringify(sub.enum).slice(0, 80)}: another value is refused`, [name]);
-    if ("const" in sub) add(`const/${name}`, put(outside([sub.const])), "const", ["s10"], `"${name}" must be ${JSON.stringify(sub.const).slice(0, 80)}: another value is refused`, [name]);
+    boundProbes(label, path, sub, put, add, cut);
+    if (Array.isArray(sub.enum) && sub.enum.length > MAX_ENUM) cut.push(`enum/${label}: not probed, the enum has ${sub.enum.length} values (over the ${MAX_ENUM} cap)`);
+    else if (Array.isArray(sub.enum) && sub.enum.length > 0) add(`enum/${label}`, put(outside(sub.enum)), "enum", ["s10"], `"${label}" is one of ${JSON.stringify(sub.enum).slice(0, 80)}: another value is refused`, path);
+    if ("const" in sub) add(`const/${label}`, put(outside([sub.const])), "const", ["s10"], `"${label}" must be ${JSON.stringify(sub.const).slice(0, 80)}: another value is refused`, path);
     if (typesOf(sub).includes("array") && isRecord(sub.items)) {
       const element = sampleOf(sub.items);
       const wrong = wrongTypes(sub.items)[0];
       const fewest = sub.minItems === undefined ? 0 : withinCap(sub.minItems, MAX_ITEMS);
-      if (fewest === undefined) cut.push(`array-element/${name}: not probed, minItems ${String(sub.minItems)} is over the ${MAX_ITEMS}-element cap`);
+      if (fewest === undefined) cut.push(`array-element/${label}: not probed, minItems ${String(sub.minItems)} is over the ${MAX_ITEMS}-element cap`);
       else if (element !== undefined && wrong) {
         const length = Math.max(fewest, 2);
         const list = Array.from({ length }, () => element);
         list[length - 1] = wrong[1];
-        add(`array-element/${name}`, put(list), "items", ["s17", "s10"], `every element of "${name}" is ${describe(sub.items)}: element ${length - 1} is not, and the refusal should say which`, [name, length - 1]);
+        add(`array-element/${label}`, put(list), "items", ["s17", "s10"], `every element of "${label}" is ${describe(sub.items)}: element ${length - 1} is not, and the refusal should say which`, [...path, length - 1]);
       }
     }
+    nestedProbes(probing, sub, root, path, depth);
   }
 }
 
-function boundProbes(name: string, sub: Record<string, unknown>, put: (value: Json) => Json, add: Add, cut: string[]): void {
+/**
+ * The probes inside a property's own object, or inside the first element of its array of objects,
+ * on a base that holds one (the property's value in the base, else a sample of it, proven valid).
+ */
+function nestedProbes(probing: Probing, sub: Record<string, unknown>, root: Json, path: Path, depth: number): void {
+  const inObject = probedInside(sub);
+  const inElement = !inObject && typesOf(sub).includes("array") && probedInside(sub.items);
+  if (!inObject && !inElement) return;
+  const label = pathLabel(path);
+  if (depth + 1 > MAX_PROBE_DEPTH) {
+    probing.cut.push(`${label}: not probed inside, it is nested more than ${MAX_PROBE_DEPTH} levels deep (the cap)`);
+    return;
+  }
+  const current = valueAt(root, path);
+  let value: Json | undefined;
+  if (inObject) value = isRecord(current) ? current : sampleOf(sub);
+  else if (Array.isArray(current) && current.length > 0 && isRecord(current[0])) value = current;
+  else {
+    const element = sampleOf(sub.items);
+    const fewest = Math.max(1, withinCap(sub.minItems ?? 0, MAX_ITEMS) ?? 1);
+    value = element === undefined ? undefined : Array.from({ length: fewest }, () => element);
+  }
+  const inside = inObject ? path : [...path, 0];
+  const base = value === undefined ? undefined : setAt(root, path, value);
+  if (base === undefined || !isRecord(valueAt(base, inside)) || !probing.valid(base)) {
+    probing.cut.push(`${label}: not probed inside, no valid ${inObject ? "object" : "element"} for it was found`);
+    return;
+  }
+  objectProbes(probing, (inObject ? sub : sub.items) as Record<string, unknown>, base, inside, depth + 1);
+}
+
+function valueAt(root: Json | undefined, path: Path): Json | undefined {
+  let node = root;
+  for (const segment of path) {
+    if (typeof segment === "number") node = Array.isArray(node) ? node[segment] : undefined;
+    else node = isRecord(node) ? (node as { [key: string]: Json })[segment] : undefined;
+  }
+  return node;
+}
+
+function boundProbes(name: string, path: Path, sub: Record<string, unknown>, put: (value: Json) => Json, add: Add, cut: string[]): void {
   const types = typesOf(sub);
   const numeric = types.includes("integer") || types.includes("number");
   // a bound crossed by one, or by the nearest double that differs when one is too small a step
   const below = numeric && typeof sub.minimum === "number" ? beyond(sub.minimum, -1) : undefined;
   const above = numeric && typeof sub.maximum === "number" ? beyond(sub.maximum, 1) : undefined;
-  if (below !== undefined) add(`below-minimum/${name}`, put(below), "minimum", ["s10"], `"${name}" has minimum ${sub.minimum}: ${below} is refused`, [name]);
+  if (below !== undefined) add(`below-minimum/${name}`, put(below), "minimum", ["s10"], `"${name}" has minimum ${sub.minimum}: ${below} is refused`, path);
   else if (numeric && typeof sub.minimum === "number") cut.push(`below-minimum/${name}: not probed, no finite number is below ${sub.minimum}`);
-  if (above !== undefined) add(`above-maximum/${name}`, put(above), "maximum", ["s10"], `"${name}" has maximum ${sub.maximum}: ${above} is refused`, [name]);
+  if (above !== undefined) add(`above-maximum/${name}`, put(above), "maximum", ["s10"], `"${name}" has maximum ${sub.maximum}: ${above} is refused`, path);
   else if (numeric && typeof sub.maximum === "number") cut.push(`above-maximum/${name}: not probed, no finite number is above ${sub.maximum}`);
   const sized = (probe: string, keyword: string, bound: number, needed: number, unit: "characters" | "elements", make: (n: number) => Json) => {
     const cap = unit === "characters" ? MAX_STRING : MAX_ITEMS;
     const n = withinCap(needed, cap);
-    if (n !== undefined) add(`${probe}/${name}`, put(make(n)), keyword, ["s10"], `"${name}" has ${keyword} ${bound}: ${n} ${unit} are refused`, [name]);
+    if (n !== undefined) add(`${probe}/${name}`, put(make(n)), keyword, ["s10"], `"${name}" has ${keyword} ${bound}: ${n} ${unit} are refused`, path);
     else if (needed > cap) cut.push(`${probe}/${name}: not probed, ${keyword} ${bound} would need ${unit === "characters" ? `more than ${MAX_STRING} characters` : `more than ${MAX_ITEMS} elements`} (the cap)`);
   };
   const strings = types.includes("string");
@@ -145,36 +252,6 @@ function boundProbes(name: string, sub: Record<string, unknown>, put: (value: Js
   const element = arrays ? sampleOf(sub.items ?? {}) : undefined;
   if (element !== undefined && typeof sub.minItems === "number" && sub.minItems > 0) sized("too-few-items", "minItems", sub.minItems, sub.minItems - 1, "elements", (n) => Array.from({ length: n }, () => element));
   if (element !== undefined && typeof sub.maxItems === "number") sized("too-many-items", "maxItems", sub.maxItems, sub.maxItems + 1, "elements", (n) => Array.from({ length: n }, () => element));
-}
-
-/** Texts tried for a string property whose pattern refuses the first sample: common shapes of identifiers. */
-export const PATTERN_CANDIDATES = ["a", "0", "1", "abc", "A", "a1", "a-b", "a_b", "a/b", "a.b", "2024-01-01", "a@b.co", "https://a.b", "12:00"];
-
-/**
- * The base with each property the sample got wrong (a pattern it does not match) given a value its
- * schema accepts, when one of the candidates is: so that each probe breaks only its own rule.
- */
-export function repaired(base: Json | undefined, root: Record<string, unknown>): Json | undefined {
-  if (!isRecord(base) || !isRecord(root.properties)) return base;
-  const properties = root.properties;
-  const out: { [key: string]: Json } = { ...(base as { [key: string]: Json }) };
-  for (const [name, value] of Object.entries(out)) {
-    const sub = properties[name];
-    if (!isRecord(sub) || typeof sub.pattern !== "string") continue;
-    let schema: Schema;
-    try {
-      schema = compile(JSON.stringify(sub));
-    } catch {
-      continue;
-    }
-    if (schema.validate(value as never).length === 0) continue;
-    const min = withinCap(sub.minLength ?? 0, MAX_STRING);
-    if (min === undefined) continue;
-    // common shapes first, then texts built from the pattern itself
-    const found = [...PATTERN_CANDIDATES.flatMap((text) => [text, text.padEnd(min, text.at(-1))]), ...textsMatching(sub.pattern, min)].find((text) => schema.validate(text as never).length === 0);
-    if (found !== undefined) out[name] = found;
-  }
-  return out;
 }
 
 /** One value of each JSON type the schema's `type` does not allow (none when it names no type). */
@@ -231,14 +308,14 @@ export function namesOf(errors: readonly ValidationError[]): string[][] {
   for (const error of errors) {
     const segments = error.segments;
     const last = segments[segments.length - 1];
-    if (typeof last === "number") {
+    // a property missing or not allowed is the one the message quotes, at any depth (`$.params: unexpected property "x"`)
+    const property = /^(?:missing required|unexpected) property ("(?:[^"\\]|\\.)*")$/.exec(error.message)?.[1];
+    if (property !== undefined) out.push([JSON.parse(property) as string]);
+    else if (typeof last === "number") {
       const owner = [...segments].reverse().find((s): s is string => typeof s === "string");
       out.push(owner !== undefined ? [owner, String(last)] : [String(last)]);
     } else if (typeof last === "string") out.push([last]);
-    else {
-      const quoted = /"([^"]+)"/.exec(error.message)?.[1];
-      out.push(quoted !== undefined ? [quoted] : ["object"]);
-    }
+    else out.push(["object"]);
   }
   return out;
 }

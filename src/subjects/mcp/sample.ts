@@ -2,7 +2,9 @@
 // one rule of. It is never sent itself (only invalid arguments are); probes.ts uses it only once
 // the reference proves it valid.
 
+import { compile } from "../../schema/compile.js";
 import { MAX_ITEMS, MAX_STRING } from "./limits.js";
+import { textsMatching } from "./pattern-text.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -33,7 +35,8 @@ export function sampleOf(schema: unknown, depth = 0, why: string[] = []): Json |
     case "string": {
       const min = Math.max(count(schema.minLength, 1), 1);
       if (min > MAX_STRING) return over(why, `minLength ${min} is over the ${MAX_STRING}-character cap`);
-      return "a".repeat(min);
+      if (typeof schema.pattern !== "string") return "a".repeat(min);
+      return matchingText(schema, schema.pattern, min) ?? over(why, `no text matching its pattern ${JSON.stringify(schema.pattern).slice(0, 80)} was found`);
     }
     case "integer":
     case "number": {
@@ -50,6 +53,29 @@ export function sampleOf(schema: unknown, depth = 0, why: string[] = []): Json |
     default:
       return undefined;
   }
+}
+
+/** Texts tried for a string whose pattern refuses the first sample: common shapes of identifiers. */
+export const PATTERN_CANDIDATES = ["a", "0", "1", "abc", "A", "a1", "a-b", "a_b", "a/b", "a.b", "2024-01-01", "a@b.co", "https://a.b", "12:00"];
+
+/**
+ * A text the string keywords of `schema` accept, its pattern included, at any depth of a base (so
+ * that each probe breaks only its own rule): common shapes first, then texts built from the pattern.
+ */
+function matchingText(schema: Record<string, unknown>, pattern: string, min: number): string | undefined {
+  const strings: Record<string, unknown> = { type: "string", pattern };
+  if (typeof schema.minLength === "number") strings.minLength = schema.minLength;
+  if (typeof schema.maxLength === "number") strings.maxLength = schema.maxLength;
+  let accepts: (text: string) => boolean;
+  try {
+    const compiled = compile(JSON.stringify(strings));
+    accepts = (text) => compiled.validate(text as never).length === 0;
+  } catch {
+    // a pattern the reference cannot read: the schema is not judged with it (subset.ts), any text serves
+    return "a".repeat(min);
+  }
+  const candidates = [...PATTERN_CANDIDATES.flatMap((text) => [text, text.padEnd(min, text.at(-1))]), ...textsMatching(pattern, min)];
+  return candidates.find(accepts);
 }
 
 function over(why: string[], reason: string): undefined {

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
@@ -7,6 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, test } from "vitest";
 import { PACKAGE_ROOT } from "../../../src/corpus/load.js";
 import { MAIN } from "../../helpers/cli-helpers.js";
+import { needs } from "../../helpers/machine.mjs";
 
 // Servers whose schemas attacked the probes: each validates nothing and logs every call it gets.
 // The promise checked on each: its own schema, read as its dialect reads it, accepts none of the
@@ -126,5 +127,37 @@ describe("a fault a probe's base could hide", () => {
     const calls = callsIn(log);
     expect(calls).toHaveLength(1);
     expect(Object.keys(calls[0]!.args as object).sort()).toEqual(["id", "tool_conformance_extra"]);
+  }, 120_000);
+});
+
+describe("a fault only inside the arguments' one object", () => {
+  test("a server that ignores unknown keys inside params and inside an array's elements: those two probes are the calls it runs, failed and diagnosed s07", () => {
+    const log = join(dir, `score-${++logs}.log`);
+    const { stdout } = run("ignores-unknown-inside.mjs", log, "score", "--reporter", "json=-");
+    const lines = stdout.trim().split("\n").map((line) => JSON.parse(line) as { kind: string; id?: string; status?: string; diagnosis?: { matches: { id: string }[] } });
+    const rows = lines.filter((line) => line.kind === "row");
+    const failed = rows.filter((row) => row.status !== "passed").map((row) => row.id);
+    expect(failed.sort()).toEqual(["mcp/create/extra-property/labels[0]", "mcp/create/extra-property/params"]);
+    // probed inside: each nested rule has its own row, refused as it should be
+    for (const id of ["mcp/create/missing-required/params.name", "mcp/create/integer-as-string/params.count", "mcp/create/below-minimum/params.count", "mcp/create/too-short/labels[0].name"]) expect(rows.find((row) => row.id === id)?.status, id).toBe("passed");
+    const calls = callsIn(log);
+    expect(calls).toHaveLength(2);
+    expect(calls.map((call) => JSON.stringify(call.args)).sort()).toEqual(['{"params":{"name":"n-0"},"labels":[{"name":"a","tool_conformance_extra":"x"}]}', '{"params":{"name":"n-0","tool_conformance_extra":"x"}}'].sort());
+    const summary = lines.find((line) => line.kind === "summary") as { diagnosis?: { matches?: { id: string }[] } } | undefined;
+    expect(JSON.stringify(summary?.diagnosis ?? lines.find((line) => line.kind === "diagnosis"))).toContain('"s07"');
+  }, 120_000);
+
+  const machine = needs("bwrap", "strace");
+  test.skipIf(machine.lacking)(`the same under the sandbox, with nothing it does observed: the same two rows fail ${machine.tag}`, () => {
+    // the sandbox sees a folder of the server's own, readable by its own user
+    const folder = join(dir, "inside");
+    cpSync(join(FIXTURES, "ignores-unknown-inside.mjs"), join(folder, "server.mjs"));
+    chmodSync(dir, 0o755);
+    chmodSync(folder, 0o755);
+    const result = spawnSync(process.execPath, [MAIN, "score", "--mcp", "node server.mjs", "--sandbox", "bwrap", "--submission", folder, "--reporter", "json=-"], { cwd: PACKAGE_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" }, timeout: 90_000, killSignal: "SIGKILL" });
+    const stdout = result.stdout;
+    const rows = stdout.trim().split("\n").map((line) => JSON.parse(line) as { kind: string; id?: string; status?: string }).filter((line) => line.kind === "row");
+    expect(rows.filter((row) => row.status !== "passed").map((row) => row.id).sort()).toEqual(["mcp/create/extra-property/labels[0]", "mcp/create/extra-property/params"]);
+    expect(stdout).toContain("nothing observed");
   }, 120_000);
 });

@@ -96,3 +96,69 @@ describe("each probe breaks only its own rule", () => {
     expect(probesFor("t", undefined).probes.map((p) => p.probe)).toEqual(["non-object/array", "non-object/string"]);
   });
 });
+
+// The shapes generated SDKs give a tool: one object holding the real arguments, an array of objects.
+const ONE_OBJECT = {
+  type: "object",
+  properties: {
+    params: {
+      type: "object",
+      properties: { name: { type: "string", pattern: "^n-[0-9]+$" }, count: { type: "integer", minimum: 1 } },
+      required: ["name"],
+      additionalProperties: false,
+    },
+    request: { type: "object", properties: { body: { type: "object", properties: { title: { type: "string", maxLength: 5 } }, required: ["title"], additionalProperties: false } }, required: ["body"] },
+    rows: { type: "array", items: { type: "object", properties: { id: { type: "integer" } }, required: ["id"], additionalProperties: false } },
+  },
+  required: ["params"],
+  additionalProperties: false,
+};
+
+describe("objects nested in the arguments are probed inside", () => {
+  const { probes, cut } = probesFor("t", ONE_OBJECT);
+  const byProbe = new Map(probes.map((p) => [p.probe, p]));
+  const schema = compile(JSON.stringify(ONE_OBJECT));
+
+  test("a property of params: missing, of a wrong type, '3' for an integer, an unknown key beside it", () => {
+    // the base's name matches its pattern, so each probe breaks one rule only
+    expect(byProbe.get("missing-required/params.name")?.arguments).toEqual({ params: {} });
+    expect(byProbe.get("wrong-type/params.name/number")?.arguments).toEqual({ params: { name: 12.5 } });
+    expect(byProbe.get("integer-as-string/params.count")?.arguments).toEqual({ params: { name: "n-0", count: "3" } });
+    expect(byProbe.get("extra-property/params")?.arguments).toEqual({ params: { name: "n-0", [EXTRA_KEY]: "x" } });
+    expect(byProbe.get("extra-property/params")?.names).toEqual([[EXTRA_KEY]]);
+    expect(byProbe.get("wrong-type/params.name/number")?.names).toEqual([["name"]]);
+  });
+
+  test("two levels down, and inside an array's element", () => {
+    expect(byProbe.get("too-long/request.body.title")?.arguments).toEqual({ params: { name: "n-0" }, request: { body: { title: "aaaaaa" } } });
+    expect(byProbe.get("missing-required/request.body.title")?.arguments).toEqual({ params: { name: "n-0" }, request: { body: {} } });
+    expect(byProbe.get("integer-fraction/rows[0].id")?.arguments).toEqual({ params: { name: "n-0" }, rows: [{ id: 3.5 }] });
+    expect(byProbe.get("extra-property/rows[0]")?.arguments).toEqual({ params: { name: "n-0" }, rows: [{ id: 1, [EXTRA_KEY]: "x" }] });
+  });
+
+  test("each nested probe has exactly one error, at the place it names", () => {
+    const nested = probes.filter((p) => p.probe.includes("."));
+    expect(nested.length).toBeGreaterThan(10);
+    for (const probe of nested) {
+      const errors = schema.validate(probe.arguments as never);
+      expect(errors.length, probe.id).toBe(1);
+      expect(String(errors[0]), probe.id).toMatch(/^\$\.(params|request|rows\[0\])/);
+    }
+    expect(cut).toEqual([]);
+  });
+
+  test("deeper than the cap, objects are not probed inside, and that is said", () => {
+    let deep: Record<string, unknown> = { type: "object", properties: { leaf: { type: "integer" } }, required: ["leaf"] };
+    for (let i = 0; i < 6; i++) deep = { type: "object", properties: { a: deep }, required: ["a"] };
+    const made = probesFor("t", deep);
+    expect(made.probes.some((p) => p.probe === "integer-fraction/a.a.a.a")).toBe(false);
+    expect(made.probes.some((p) => p.probe === "wrong-type/a.a.a.a/string")).toBe(true);
+    expect(made.cut.join("\n")).toContain("a.a.a.a: not probed inside, it is nested more than 4 levels deep (the cap)");
+  });
+
+  test("a nested name that is not an identifier is quoted, so two paths never read the same", () => {
+    const made = probesFor("t", { type: "object", properties: { a: { type: "object", properties: { "b.c": { type: "integer" } } }, "a.b": { type: "object", properties: { c: { type: "integer" } } } } });
+    const ids = made.probes.map((p) => p.probe).filter((p) => p.startsWith("integer-fraction/"));
+    expect(ids.sort()).toEqual(['integer-fraction/a.b.c', 'integer-fraction/a["b.c"]']);
+  });
+});

@@ -57,6 +57,13 @@ describe("scoring MCP servers over stdio", () => {
     expect(runs).toContainEqual({ tool: "get_weather", args: { city: "a", days: 3 } });
   });
 
+  test("valid calls added (--mcp-run: it rightly accepts 3.0) take away none of its diagnoses", async () => {
+    const without = named((await scored("zod-server.mjs")).report);
+    const report = await scoreMcp({ command: `node ${join(FIXTURES, "zod-server.mjs")}` }, { tiers: ["core"], run: ["get_weather"] });
+    expect(report.rows.some((row) => row.id.startsWith("mcp-accept/get_weather/integer-3.0/"))).toBe(true);
+    expect(named(report)).toEqual(expect.arrayContaining(without));
+  });
+
   test("a server that exits on a bad call is a crash, started again, and the run goes on", async () => {
     const { report } = await scored("lowlevel-server.mjs", "exit");
     expect(answerOf(report, "mcp/search/missing-required/query")).toBe("crashed");
