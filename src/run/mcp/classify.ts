@@ -86,6 +86,8 @@ function mentions(text: string, token: string): boolean {
     const forms = [
       // quoted or in a path; a backslash before the closing quote is JSON's escape (`[\"id\"]`)
       String.raw`(?<=["'${"`"}.\[/])${escaped}(?=["'${"`"}\]:./[\\])`,
+      // a path's last name, ending the text or a clause (zod's `at relations[0].to`)
+      String.raw`(?<=[\w\]]\.)${escaped}(?=$|[\s,;)])`,
       String.raw`(?<=^[ \t]*|\n[ \t]*)${escaped}(?=:)`,
       String.raw`(?<=\b(?:property|field|key|argument|parameter|param)s?:? )${escaped}(?![A-Za-z0-9_])`,
       String.raw`(?<=\bat )${escaped}(?=$|[\n,;)])`,

@@ -121,6 +121,13 @@ describe("naming the argument in the server's own forms", () => {
     expect(names("Input validation error:\n  k: Required", [["k"]])).toBe(true);
     expect(names("ok: the value was refused", [["id"]])).toBe(false);
   });
+  test("a nested path's last name, ending the text or a clause (server-memory's refusal of relations[0].to)", () => {
+    expect(names("MCP error -32602: Input validation error: Invalid arguments for tool create_relations: Invalid input: expected string, received undefined at relations[0].to", [["to"]])).toBe(true);
+    expect(names("expected string at params.id, and more", [["id"]])).toBe(true);
+    // a sentence's "to" after a full stop and a space is no path
+    expect(names("Refused. to be checked", [["to"]])).toBe(false);
+    expect(names("go to the list", [["to"]])).toBe(false);
+  });
   test("after property, field, key, argument or parameter", () => {
     expect(names("Unrecognized key k", [["k"]])).toBe(true);
     expect(names("missing required parameter: id", [["id"]])).toBe(true);
