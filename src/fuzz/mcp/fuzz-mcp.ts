@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { compareCodePoints } from "../../json/value.js";
 import { classify, type Classed, type Verdict } from "../../run/mcp/classify.js";
 import { ran } from "../../run/mcp/classify-accepted.js";
+import { observed } from "../../run/mcp/observed.js";
 import type { Schema, ValidationError } from "../../schema/compile.js";
 import { McpClient, type McpEndpoint, type ServerHello } from "../../subjects/mcp/client.js";
 import { namesOf } from "../../subjects/mcp/probes.js";
@@ -47,7 +48,7 @@ export interface McpFinding {
   arguments: Json;
   errors: string[];
   /** The server's answer to them, classed. */
-  answer: Classed;
+  answer: Classed & { observed?: string };
   /** The arguments first found, before shrinking. */
   found: Json;
   shrinks: number;
@@ -128,8 +129,17 @@ export async function fuzzMcp(endpoint: McpEndpoint, options: McpFuzzOptions): P
     let stopped: McpFuzzOutcome["stopped"] = "runs";
     /** One call, classed; a server that crashed or hung is started again. */
     let gone: string | undefined;
-    const send = async (tool: string, args: Json, errors: readonly ValidationError[]): Promise<Classed> => {
-      const classed = classify(await client.call(tool, args), namesOf(errors));
+    const send = async (tool: string, args: Json, errors: readonly ValidationError[]): Promise<Classed & { observed?: string }> => {
+      // under the sandbox, what the server's processes did decides first (docs/mcp.md rule 0), as in score: a ping
+      // after the call closes its window
+      const window = client.witnessed ? client.watch() : undefined;
+      const answer = await client.call(tool, args);
+      let classed: Classed & { observed?: string } = classify(answer, namesOf(errors));
+      if (window !== undefined) {
+        const gone = classed.verdict === "crashed" || classed.verdict === "hung";
+        const answered = gone ? false : (await client.ping()).kind === "result";
+        classed = observed(classed, answer, await window.close(answered));
+      }
       if (classed.verdict === "crashed" || classed.verdict === "hung") {
         const note = `${tool}: the server was started again after it ${classed.verdict === "hung" ? "hung" : "crashed"}`;
         restarts.set(note, (restarts.get(note) ?? 0) + 1);

@@ -52,6 +52,7 @@ function findingLines(n: number, f: McpFinding, paint: ReturnType<typeof paintFo
     row("arguments", shown(JSON.stringify(f.arguments))),
     ...f.errors.map((error, i) => row(i === 0 ? "invalid" : "", shown(error))),
     row("answer", `${f.answer.verdict} (${f.answer.rule}): ${shown(f.answer.text)}`),
+    ...(f.answer.observed?.startsWith("ran") ? [row("observed", shown(f.answer.observed))] : []),
     row("found", `after ${plural(f.after, "call")}${more}; shrunk in ${plural(f.shrinks, "step")} from ${shown(JSON.stringify(f.found))}`),
     row("send it", `tools/call ${shown(call)}`),
   ];

@@ -81,6 +81,11 @@ export class McpClient {
   }
 
   /** A window on the next call: what the server's processes do until it is closed (docs/sandbox.md). */
+  /** Whether the server runs under a witness (the sandbox), so that a call's window can see what it did. */
+  get witnessed(): boolean {
+    return this.rpc.transport.witness !== undefined;
+  }
+
   watch(): CallWindow {
     return (this.rpc.transport.witness ?? unwatched("a server at a URL runs outside the sandbox")).open();
   }

@@ -126,3 +126,20 @@ describe("the sandbox as a witness", () => {
     for (const observed of shown) expect(observed).toBe("not observed (no sandbox)");
   }, 120_000);
 });
+
+describe("fuzz --mcp with the sandbox as a witness", () => {
+  test.skipIf(machine.lacking)(`a tool that runs a program and answers in a refusal's words is found as ran, with what was seen; without the sandbox its text alone finds nothing ${machine.tag}`, () => {
+    const folder = join(base, "fuzz");
+    cpSync(join(import.meta.dirname, "..", "..", "fixtures", "hostile-mcp", "witness-server.mjs"), join(folder, "witness-server.mjs"));
+    chmodSync(base, 0o755);
+    chmodSync(folder, 0o755);
+    const args = ["fuzz", "--mcp", "node witness-server.mjs shell", "--submission", folder, "--runs", "12", "--seed", "1"];
+    const watched = cli(...args, "--sandbox", "bwrap");
+    expect(watched.code, watched.stderr).toBe(1);
+    expect(watched.stdout).toContain("shell ran on invalid arguments");
+    expect(watched.stdout).toMatch(/observed +ran: started `sh -c exit 1`/);
+    const unwatched = cli(...args);
+    expect(unwatched.code, unwatched.stderr).toBe(0);
+    expect(unwatched.stdout).not.toContain("ran on invalid arguments");
+  }, 120_000);
+});
