@@ -1,6 +1,7 @@
 import type { Section } from "../../corpus/rows.js";
 import { compile, SchemaError, type Schema } from "../../schema/compile.js";
-import { deeperThan, MAX_SCHEMA_DEPTH } from "./limits.js";
+import { deeperThan, MAX_ITEMS, MAX_PROBE_DEPTH, MAX_SCHEMA_DEPTH, withinCap } from "./limits.js";
+import { pathLabel, setAt, valueAt, type Path } from "./paths.js";
 import { inRange } from "./probes.js";
 import { isRecord, PATTERN_CANDIDATES, sampleOf, typesOf } from "./sample.js";
 
@@ -10,7 +11,10 @@ import { isRecord, PATTERN_CANDIDATES, sampleOf, typesOf } from "./sample.js";
 // const compare numbers by value). Each is sent only when the reference validator accepts it
 // under the tool's own inputSchema, whole: a schema with a keyword outside the subset gets no
 // valid call, since that keyword might refuse what the reference accepts. The arguments are texts,
-// so that a literal such as 3.0 reaches the server as written.
+// so that a literal such as 3.0 reaches the server as written. Nested objects get their edges too,
+// as the probes do (`integer-3.0/trip.nights`), down to MAX_PROBE_DEPTH levels.
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export interface McpAccept {
   /** `mcp-accept/TOOL/PROBE`: stable per server and tool. */
@@ -67,39 +71,82 @@ export function acceptsFor(tool: string, inputSchema: unknown): ToolAccepts {
   };
   const baseText = JSON.stringify(base);
   add("valid/base", baseText, "valid", "TestHandWorkedExample", [], "a call its inputSchema accepts runs the tool, once", Object.keys(base).map((name) => [name]));
-  const properties = isRecord(raw.properties) ? raw.properties : {};
+  edges({ add, valid: (args) => schema.validate(args as never).length === 0 }, raw, base as Json, [], 0);
+  return { tool, calls };
+}
+
+/** Where valid calls go and how the whole schema judges a base. */
+interface Accepting {
+  add: (probe: string, text: string, rule: string, section: Section, pitfalls: string[], why: string, names: string[][]) => void;
+  valid: (args: Json) => boolean;
+}
+
+/**
+ * The valid calls on the edges of each property of the object at `at` in `root` (a base proven
+ * valid), then of the objects nested in it, down to MAX_PROBE_DEPTH levels, as the probes go.
+ */
+function edges({ add, valid }: Accepting, schema: Record<string, unknown>, root: Json, at: Path, depth: number): void {
+  const properties = isRecord(schema.properties) ? schema.properties : {};
   for (const name of Object.keys(properties).sort()) {
     const sub = properties[name];
     if (!isRecord(sub)) continue;
-    const put = (literal: string) => withMember(base, name, literal);
-    const at = (probe: string, literal: string, rule: string, pitfalls: string[], why: string) => add(`${probe}/${name}`, put(literal), rule, "TestValidateTable", pitfalls, why, [[name]]);
+    const path = [...at, name];
+    const label = pathLabel(path);
+    const edge = (probe: string, literal: string, rule: string, pitfalls: string[], why: string) => add(`${probe}/${label}`, withLiteral(root, path, literal), rule, "TestValidateTable", pitfalls, why, [[name]]);
     const types = typesOf(sub);
     const numeric = types.includes("integer") || types.includes("number");
     if (types.includes("integer")) {
       const whole = inRange(sub, 3, 0);
-      at("integer-3.0", `${whole}.0`, "type/integer", ["s01"], `"${name}" is an integer: ${whole}.0 is one (a number with no fractional part)`);
+      edge("integer-3.0", `${whole}.0`, "type/integer", ["s01"], `"${label}" is an integer: ${whole}.0 is one (a number with no fractional part)`);
     }
-    if (numeric && typeof sub.minimum === "number") at("minimum-inclusive", JSON.stringify(sub.minimum), "minimum", ["s05"], `"${name}" has minimum ${sub.minimum}: ${sub.minimum} itself is accepted (inclusive)`);
-    if (numeric && typeof sub.maximum === "number") at("maximum-inclusive", JSON.stringify(sub.maximum), "maximum", ["s05"], `"${name}" has maximum ${sub.maximum}: ${sub.maximum} itself is accepted (inclusive)`);
+    if (numeric && typeof sub.minimum === "number") edge("minimum-inclusive", JSON.stringify(sub.minimum), "minimum", ["s05"], `"${label}" has minimum ${sub.minimum}: ${sub.minimum} itself is accepted (inclusive)`);
+    if (numeric && typeof sub.maximum === "number") edge("maximum-inclusive", JSON.stringify(sub.maximum), "maximum", ["s05"], `"${label}" has maximum ${sub.maximum}: ${sub.maximum} itself is accepted (inclusive)`);
     if (types.includes("string") && typeof sub.maxLength === "number" && Number.isSafeInteger(sub.maxLength) && sub.maxLength > 0 && sub.maxLength <= 10_000) {
-      at("max-length-code-points", JSON.stringify(ASTRAL.repeat(sub.maxLength)), "maxLength", ["s03", "s18"], `"${name}" has maxLength ${sub.maxLength}: ${sub.maxLength} astral characters are ${sub.maxLength} code points (though ${2 * sub.maxLength} UTF-16 units, ${4 * sub.maxLength} bytes)`);
+      edge("max-length-code-points", JSON.stringify(ASTRAL.repeat(sub.maxLength)), "maxLength", ["s03", "s18"], `"${label}" has maxLength ${sub.maxLength}: ${sub.maxLength} astral characters are ${sub.maxLength} code points (though ${2 * sub.maxLength} UTF-16 units, ${4 * sub.maxLength} bytes)`);
     }
     if (types.includes("string") && typeof sub.pattern === "string") {
       const mid = midString(sub, sub.pattern);
-      if (mid !== undefined) at("pattern-mid-string", JSON.stringify(mid), "pattern", ["s04"], `"${name}" has pattern ${JSON.stringify(sub.pattern)}: ${JSON.stringify(mid)} matches it mid-string, which is a match (patterns are not anchored)`);
+      if (mid !== undefined) edge("pattern-mid-string", JSON.stringify(mid), "pattern", ["s04"], `"${label}" has pattern ${JSON.stringify(sub.pattern)}: ${JSON.stringify(mid)} matches it mid-string, which is a match (patterns are not anchored)`);
     }
     const listed = Array.isArray(sub.enum) ? sub.enum.find(isPlainNumber) : undefined;
-    if (listed !== undefined) at("enum-by-value", otherLiteral(listed), "enum", ["s09"], `"${name}" is one of ${JSON.stringify(sub.enum).slice(0, 80)}: ${otherLiteral(listed)} equals ${listed} (numbers compare by value)`);
-    if ("const" in sub && isPlainNumber(sub.const)) at("const-by-value", otherLiteral(sub.const), "const", ["s09"], `"${name}" must be ${sub.const}: ${otherLiteral(sub.const)} equals it (numbers compare by value)`);
+    if (listed !== undefined) edge("enum-by-value", otherLiteral(listed), "enum", ["s09"], `"${label}" is one of ${JSON.stringify(sub.enum).slice(0, 80)}: ${otherLiteral(listed)} equals ${listed} (numbers compare by value)`);
+    if ("const" in sub && isPlainNumber(sub.const)) edge("const-by-value", otherLiteral(sub.const), "const", ["s09"], `"${label}" must be ${sub.const}: ${otherLiteral(sub.const)} equals it (numbers compare by value)`);
+    nested({ add, valid }, sub, root, path, depth);
   }
-  return { tool, calls };
 }
 
-/** The base's JSON text with `name` set to `literal`, written as is (in place, or last). */
-function withMember(base: Record<string, unknown>, name: string, literal: string): string {
-  const members = Object.keys(base).map((key) => `${JSON.stringify(key)}:${key === name ? literal : JSON.stringify(base[key])}`);
-  if (!(name in base)) members.push(`${JSON.stringify(name)}:${literal}`);
-  return `{${members.join(",")}}`;
+/** The valid calls inside a property's own object, or its array's first element, on a base that holds one, proven valid. */
+function nested(accepting: Accepting, sub: Record<string, unknown>, root: Json, path: Path, depth: number): void {
+  const inObject = hasInside(sub);
+  const inElement = !inObject && typesOf(sub).includes("array") && hasInside(sub.items);
+  if ((!inObject && !inElement) || depth + 1 > MAX_PROBE_DEPTH) return;
+  const current = valueAt(root, path);
+  let value: Json | undefined;
+  if (inObject) value = isRecord(current) ? current : sampleOf(sub);
+  else if (Array.isArray(current) && current.length > 0 && isRecord(current[0])) value = current;
+  else {
+    const element = sampleOf(sub.items);
+    value = element === undefined ? undefined : Array.from({ length: Math.max(1, withinCap(sub.minItems ?? 0, MAX_ITEMS) ?? 1) }, () => element);
+  }
+  const inside = inObject ? path : [...path, 0];
+  const base = value === undefined ? undefined : setAt(root, path, value);
+  if (base === undefined || !isRecord(valueAt(base, inside)) || !accepting.valid(base)) return;
+  edges(accepting, (inObject ? sub : sub.items) as Record<string, unknown>, base, inside, depth + 1);
+}
+
+/** Whether a schema describes an object with properties to put edge values in. */
+function hasInside(schema: unknown): boolean {
+  if (!isRecord(schema) || !isRecord(schema.properties)) return false;
+  const types = typesOf(schema);
+  return types.includes("object") || types.length === 0;
+}
+
+/** A value that is never a tool's: put where a literal goes, then replaced by the literal's text. */
+const SLOT = "\u0000tool-conformance-literal\u0000";
+
+/** The arguments' JSON text with `literal` at `path`, written as is (in place, or last in its object). */
+function withLiteral(root: Json, path: Path, literal: string): string {
+  return JSON.stringify(setAt(root, path, SLOT)).replace(JSON.stringify(SLOT), () => literal);
 }
 
 /** A string the property accepts in which the pattern matches only mid-string (not as the whole). */

@@ -1,5 +1,6 @@
 import type { Schema, ValidationError } from "../../schema/compile.js";
 import { beyond, MAX_ENUM, MAX_ITEMS, MAX_PROBE_DEPTH, MAX_PROBES, MAX_STRING, withinCap } from "./limits.js";
+import { pathLabel, setAt, valueAt, type Path } from "./paths.js";
 import { isRecord, sampleOf, typesOf } from "./sample.js";
 import { judgeable } from "./subset.js";
 
@@ -89,7 +90,6 @@ export function probesFor(tool: string, inputSchema: unknown): ToolProbes {
 
 const CAPPED = `${MAX_PROBES} probes made`;
 
-type Path = readonly (string | number)[];
 type Add = (probe: string, args: Json, rule: string, pitfalls: string[], why: string, at?: Path) => void;
 
 /** What probing one object of the arguments shares with the rest: where probes go, where cuts are said, the whole schema's verdict on a base. */
@@ -101,30 +101,6 @@ interface Probing {
 
 function samePath(segments: Path, at: Path): boolean {
   return segments.length === at.length && segments.every((segment, i) => segment === at[i]);
-}
-
-/**
- * A path as the seed writes one, without its `$`: `params.name`, `rows[0].title`. A top-level name
- * is written as it is (the ids probes had before nested ones), a nested one quoted when it is not an
- * identifier (`params["a.b"]`), so that two paths never read the same.
- */
-export function pathLabel(path: Path): string {
-  let out = "";
-  for (const [i, segment] of path.entries()) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else if (i === 0) out += segment;
-    else out += /^[A-Za-z_$][\w$-]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
-  }
-  return out;
-}
-
-/** `root` with `value` at `path` (copies along the path; the rest shared). */
-function setAt(root: Json, path: Path, value: Json): Json {
-  if (path.length === 0) return value;
-  const [head, ...rest] = path;
-  if (typeof head === "number" && Array.isArray(root)) return root.map((element, i) => (i === head ? setAt(element, rest, value) : element));
-  const record = isRecord(root) ? (root as { [key: string]: Json }) : {};
-  return { ...record, [head!]: setAt(record[head as string] ?? null, rest, value) };
 }
 
 /** Whether a schema describes an object with something to probe inside it. */
@@ -218,15 +194,6 @@ function nestedProbes(probing: Probing, sub: Record<string, unknown>, root: Json
     return;
   }
   objectProbes(probing, (inObject ? sub : sub.items) as Record<string, unknown>, base, inside, depth + 1);
-}
-
-function valueAt(root: Json | undefined, path: Path): Json | undefined {
-  let node = root;
-  for (const segment of path) {
-    if (typeof segment === "number") node = Array.isArray(node) ? node[segment] : undefined;
-    else node = isRecord(node) ? (node as { [key: string]: Json })[segment] : undefined;
-  }
-  return node;
 }
 
 function boundProbes(name: string, path: Path, sub: Record<string, unknown>, put: (value: Json) => Json, add: Add, cut: string[]): void {

@@ -53,6 +53,24 @@ describe("valid calls from a tool's inputSchema", () => {
     expect(anchored.map((c) => c.probe)).toEqual(["valid/base"]);
   });
 
+  test("edges inside a nested object and an array's element, each the whole arguments written as text", () => {
+    const trip = {
+      type: "object",
+      properties: { trip: { type: "object", properties: { nights: { type: "integer", minimum: 1, maximum: 14 }, code: { type: "string", maxLength: 2 } }, required: ["nights"], additionalProperties: false }, rooms: { type: "array", items: { type: "object", properties: { beds: { enum: [1, 2] } } } } },
+      required: ["trip"],
+      additionalProperties: false,
+    };
+    const { calls: nestedCalls } = acceptsFor("book", trip);
+    const text = (probe: string) => nestedCalls.find((c) => c.probe === probe)?.text;
+    expect(text("integer-3.0/trip.nights")).toBe('{"trip":{"nights":3.0}}');
+    expect(text("maximum-inclusive/trip.nights")).toBe('{"trip":{"nights":14}}');
+    expect(text("max-length-code-points/trip.code")).toBe(`{"trip":{"nights":1,"code":"${POO.repeat(2)}"}}`);
+    expect(text("enum-by-value/rooms[0].beds")).toBe('{"trip":{"nights":1},"rooms":[{"beds":1.0}]}');
+    expect(nestedCalls.find((c) => c.probe === "integer-3.0/trip.nights")?.names).toEqual([["nights"]]);
+    const schema = compile(JSON.stringify(trip));
+    for (const call of nestedCalls) expect(schema.validateJSON(call.text), call.id).toEqual([]);
+  });
+
   test("a schema with a keyword outside the subset gets no valid call: that keyword might refuse it", () => {
     const made = acceptsFor("mail", { type: "object", properties: { to: { type: "string", format: "email", maxLength: 9 } } });
     expect(made.calls).toEqual([]);
