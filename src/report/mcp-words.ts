@@ -45,8 +45,11 @@ function keywordOf(row: ReportRow): string {
   const property = /\/(?:missing-required|wrong-type|integer-as-string|integer-fraction|below-minimum|above-maximum|too-short|too-long|too-few-items|too-many-items|enum|const|array-element)\/([^/]+)/.exec(row.id)?.[1];
   const of = property !== undefined ? ` of "${property}"` : "";
   switch (rule) {
-    case "additionalProperties":
-      return "additionalProperties: false";
+    case "additionalProperties": {
+      // a nested object's: `extra-property/params`
+      const inside = /\/extra-property\/(.+)$/.exec(row.id)?.[1];
+      return `additionalProperties: false${inside !== undefined ? ` in "${inside}"` : ""}`;
+    }
     case "required":
       return `"${property ?? "?"}" is required`;
     case "type/object":

@@ -143,6 +143,9 @@ describe("a fault only inside the arguments' one object", () => {
     const calls = callsIn(log);
     expect(calls).toHaveLength(2);
     expect(calls.map((call) => JSON.stringify(call.args)).sort()).toEqual(['{"params":{"name":"n-0"},"labels":[{"name":"a","tool_conformance_extra":"x"}]}', '{"params":{"name":"n-0","tool_conformance_extra":"x"}}'].sort());
+    // the words say which object: additionalProperties of params, not of the arguments
+    const text = spawnSync(process.execPath, [MAIN, "score", "--mcp", `node ${join(FIXTURES, "ignores-unknown-inside.mjs")}`], { cwd: PACKAGE_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" }, timeout: 90_000 }).stdout;
+    expect(text).toContain('its inputSchema refuses it (additionalProperties: false in "params")');
     const summary = lines.find((line) => line.kind === "summary") as { diagnosis?: { matches?: { id: string }[] } } | undefined;
     expect(JSON.stringify(summary?.diagnosis ?? lines.find((line) => line.kind === "diagnosis"))).toContain('"s07"');
   }, 120_000);
