@@ -77,7 +77,8 @@ describe("fuzz --mcp", () => {
     expect(crashed.find((f) => f.tool === "search")!.arguments).toEqual({});
     expect(outcome.notes.join("\n")).toMatch(/search: the server was started again after it crashed/);
     expect(outcome.cases).toBe(120);
-  });
+    // 120 calls, most a crash and a start again: slow on a loaded machine
+  }, 120_000);
 
   test("the same seed gives the same calls and findings; another seed other calls", async () => {
     const [a, b, c] = await Promise.all([fuzzed("lowlevel-server.mjs", "none", { runs: 80, seed: 5 }), fuzzed("lowlevel-server.mjs", "none", { runs: 80, seed: 5 }), fuzzed("lowlevel-server.mjs", "none", { runs: 80, seed: 6 })]);
