@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { PACKAGE_ROOT } from "../../src/corpus/load.js";
 import { cli } from "../helpers/cli-helpers.js";
-import { MCP_FRAMEWORKS_INSTALLED, needs } from "../helpers/machine.mjs";
+import { MCP_FRAMEWORK_ZOD3_INSTALLED, MCP_FRAMEWORKS_INSTALLED, needs } from "../helpers/machine.mjs";
 
 // docs/mcp-frameworks.md is what one small server per MCP server framework answers now, invalid calls and
 // valid ones, scored in the sandbox; the verdicts below were replayed by hand with a raw JSON-RPC client
 // (implementations/mcp-frameworks/replay.mjs; its README says what was seen).
 
-const machine = needs("bwrap", MCP_FRAMEWORKS_INSTALLED);
+const machine = needs("bwrap", MCP_FRAMEWORKS_INSTALLED, MCP_FRAMEWORK_ZOD3_INSTALLED);
 const out = mkdtempSync(join(tmpdir(), "mcp-frameworks-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
@@ -27,5 +27,19 @@ describe("the public table of MCP server frameworks", () => {
     expect(page).toMatch(/^\| \[tmcp-valibot\].*\| 1 of 13: `max-length-code-points\/note` \|.*\| s03 \|/m);
     // the SDK's McpServer with zod strict objects keeps the contract
     expect(page).toMatch(/^\| \[sdk-mcpserver\].*\| \*\*100%\*\* \| 0 of \d+ \| 0 of 13 \| refused \| refused \| none \| keeps the contract/m);
-  }, 120_000);
+    // fastmcp and tmcp with zod, as their READMEs' first examples write a tool (a plain z.object): their inputSchema
+    // says additionalProperties: false, yet {"city":"a","country":"FR"} runs as {"city":"a"}, the key stripped
+    expect(page).toMatch(/^\| \[fastmcp-plain\].*\| [1-9]\d* of \d+ \| 0 of \d+ \| refused \| stripped, the tool runs \| s07, s10 \|/m);
+    expect(page).toMatch(/^\| \[tmcp-zod-plain\].*\| [1-9]\d* of \d+ \| 0 of \d+ \| refused \| stripped, the tool runs \| s07, s10 \|/m);
+    // mcp-framework writes its own JSON Schema, looser than its zod 3 validator: no minItems, so {"tags": []} is a
+    // valid call by it and zod refuses it (too_small); zod 3 counts UTF-16 units, so five astral characters are too
+    // long (too_big, s03); no additionalProperties either, so no unknown key is sent (zod's strict object refuses one)
+    expect(page).toMatch(/^\| \[mcp-framework\].*\| 0 of \d+ \| 2 of \d+: `max-length-code-points\/note`, `valid\/base` \| refused \| – \| s03 \|/m);
+    expect(page).toMatch(/^\| \[mcp-framework\].*fails `mcp-server\/unknown-tool` \|$/m);
+    expect(page).toContain('| mcp-framework | `isError: [{"code":"invalid_type","expected":"string","received":"undefined","path":["city"]');
+    // the HTTP-side ones, driven through their own fetch handlers over stdio, refuse as the SDKs beneath them do
+    expect(page).toMatch(/^\| \[hono-mcp\].*\| \*\*100%\*\* \| 0 of \d+ \| 0 of \d+ \| refused \| refused \| none \| keeps the contract/m);
+    expect(page).toMatch(/^\| \[mcp-handler\].*\| \*\*100%\*\* \| 0 of \d+ \| 0 of \d+ \| refused \| refused \| none \| keeps the contract/m);
+    expect(page).toContain("| mcp-handler | `isError: Input validation error: Invalid arguments for tool get_weather: city: Invalid input: expected string, received undefined");
+  }, 240_000);
 });
