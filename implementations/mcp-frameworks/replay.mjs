@@ -1,14 +1,15 @@
 // A raw JSON-RPC client, to replay one call by hand: node replay.mjs SERVER.mjs TOOL 'ARGUMENTS-AS-JSON-TEXT'
 // starts the server over stdio, initializes, sends tools/call with the arguments written exactly as
 // given (so 3.0 stays 3.0), and prints each request and each answer line as it was on the wire.
+// SERVER may carry the arguments of its file in the same quoted word: 'stdio-http.mjs hono-mcp.mjs'.
 import { spawn } from "node:child_process";
 
 const [server, tool, args] = process.argv.slice(2);
 if (!server || !tool || args === undefined) {
-  process.stderr.write("usage: node replay.mjs SERVER.mjs TOOL 'ARGUMENTS-AS-JSON-TEXT'\n");
+  process.stderr.write("usage: node replay.mjs SERVER.mjs TOOL 'ARGUMENTS-AS-JSON-TEXT' (SERVER may be 'stdio-http.mjs SERVER.mjs')\n");
   process.exit(2);
 }
-const child = spawn(process.execPath, [server], { stdio: ["pipe", "pipe", "inherit"] });
+const child = spawn(process.execPath, server.trim().split(/\s+/), { stdio: ["pipe", "pipe", "inherit"] });
 const requests = [
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"replay","version":"1.0.0"}}}',
   '{"jsonrpc":"2.0","method":"notifications/initialized"}',

@@ -25,6 +25,8 @@ export interface McpServerEntry {
   kind: string;
   /** Tools sent valid calls too (`--mcp-run`): only the folder's own tools, which answer their arguments back. */
   run?: string[];
+  /** A subfolder with its own package.json, lockfile and node_modules, for a server whose dependencies clash with the folder's. */
+  folder?: string;
 }
 
 /** One call sent after the scoring, its arguments as JSON text (the seed's worked example). */
@@ -60,10 +62,14 @@ export function readMcpServerList(folder: string, list = "servers.json"): McpSer
   }
   const servers = (parsed as { servers?: unknown }).servers;
   const fields = ["name", "package", "command", "kind"] as const;
-  if (!Array.isArray(servers) || !servers.every((s) => typeof s === "object" && s !== null && fields.every((f) => typeof (s as Record<string, unknown>)[f] === "string") && isRunList((s as Record<string, unknown>).run))) {
-    throw new UsageError(`${file}: expected {"servers": [{${fields.join(", ")}}, ...]}, each a string (and "run", when given, a list of tool names)`);
+  if (!Array.isArray(servers) || !servers.every((s) => typeof s === "object" && s !== null && fields.every((f) => typeof (s as Record<string, unknown>)[f] === "string") && isRunList((s as Record<string, unknown>).run) && isFolder((s as Record<string, unknown>).folder))) {
+    throw new UsageError(`${file}: expected {"servers": [{${fields.join(", ")}}, ...]}, each a string (and "run", when given, a list of tool names; "folder", a subfolder's name)`);
   }
   return servers as McpServerEntry[];
+}
+
+function isFolder(folder: unknown): boolean {
+  return folder === undefined || (typeof folder === "string" && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(folder));
 }
 
 function isRunList(run: unknown): boolean {
@@ -72,7 +78,9 @@ function isRunList(run: unknown): boolean {
 
 /** Scores every listed server in the sandbox. */
 export async function scoreMcpServers(folder: string, entries: McpServerEntry[], options: ScoreMcpServersOptions = {}): Promise<ScoredMcpServer[]> {
-  if (!existsSync(join(folder, "node_modules"))) throw new UsageError(`${folder}: its servers are not installed: run npm ci --prefix ${folder}`);
+  for (const installed of [folder, ...new Set(entries.flatMap((entry) => (entry.folder !== undefined ? [join(folder, entry.folder)] : [])))]) {
+    if (!existsSync(join(installed, "node_modules"))) throw new UsageError(`${installed}: its servers are not installed: run npm ci --prefix ${installed}`);
+  }
   if (findBwrap() === undefined) throw new UsageError("the MCP servers run only in the sandbox, with no network: bubblewrap (bwrap) is not installed or not on PATH (Debian/Ubuntu: apt-get install bubblewrap)");
   // the sandbox sees one folder outside this tool's own, readable by its own user
   const copy = mkdtempSync(join(tmpdir(), "tool-conformance-mcp-servers-"));
@@ -89,7 +97,7 @@ export async function scoreMcpServers(folder: string, entries: McpServerEntry[],
     const scored: ScoredMcpServer[] = [];
     for (const [n, entry] of entries.entries()) {
       options.onServer?.(entry, n);
-      const version = (JSON.parse(readFileSync(join(copy, "node_modules", entry.package, "package.json"), "utf8")) as { version: string }).version;
+      const version = (JSON.parse(readFileSync(join(copy, entry.folder ?? "", "node_modules", entry.package, "package.json"), "utf8")) as { version: string }).version;
       let report: Report;
       try {
         report = await scoreMcp({ command: entry.command, cwd: copy, sandbox }, { label: `${entry.package}@${version}`, tiers: ["core"], ...(entry.run ? { run: entry.run } : {}) });

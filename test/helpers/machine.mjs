@@ -19,11 +19,15 @@ export const MCP_SERVERS_INSTALLED = "implementations/mcp installed (npm ci --pr
 /** One small server per MCP server framework (docs/mcp-frameworks.md), with its own lockfile: .ci/run installs it. */
 export const MCP_FRAMEWORKS_INSTALLED = "implementations/mcp-frameworks installed (npm ci --prefix implementations/mcp-frameworks)";
 
+/** mcp-framework's server, on zod 3, in a folder of its own with its own lockfile (the folder above has zod 4): .ci/run installs it. */
+export const MCP_FRAMEWORK_ZOD3_INSTALLED = "implementations/mcp-frameworks/mcp-framework installed (npm ci --prefix implementations/mcp-frameworks/mcp-framework)";
+
 /** Needs a command on PATH does not settle: perl is everywhere, but a minimal one may lack JSON::PP. */
 const PROBES = {
   perl: () => spawnSync("perl", ["-MJSON::PP", "-e1"], { stdio: "ignore" }).status === 0,
   [MCP_SERVERS_INSTALLED]: () => existsSync(join(ROOT, "implementations", "mcp", "node_modules")),
   [MCP_FRAMEWORKS_INSTALLED]: () => existsSync(join(ROOT, "implementations", "mcp-frameworks", "node_modules")),
+  [MCP_FRAMEWORK_ZOD3_INSTALLED]: () => existsSync(join(ROOT, "implementations", "mcp-frameworks", "mcp-framework", "node_modules")),
 };
 
 /** Whether the machine has it: a known need's probe, an absolute path that exists (a device: readable and writable), or a command on PATH. */

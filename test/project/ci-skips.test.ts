@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/corpus/load.js";
-import { has, MCP_SERVERS_INSTALLED, needs, statedNeeds } from "../helpers/machine.mjs";
+import { has, MCP_FRAMEWORK_ZOD3_INSTALLED, MCP_SERVERS_INSTALLED, needs, statedNeeds } from "../helpers/machine.mjs";
 
 // .ci/run's rule for skipped tests: a skip is allowed only when a need its name states is missing here.
 
@@ -47,5 +47,12 @@ describe("skipped tests and their reasons", () => {
     expect(has(MCP_SERVERS_INSTALLED)).toBe(installed);
     expect(checkSkips([`the table [needs: bwrap, ${MCP_SERVERS_INSTALLED}]`]).wrong).toBe(installed && has("bwrap") ? 1 : 0);
     expect(readFileSync(join(PACKAGE_ROOT, ".ci", "run"), "utf8")).toMatch(/npm ci --prefix implementations\/mcp/);
+  });
+
+  it("mcp-framework's folder of its own is a need of its own, met the same way", () => {
+    const installed = existsSync(join(PACKAGE_ROOT, "implementations", "mcp-frameworks", "mcp-framework", "node_modules"));
+    expect(has(MCP_FRAMEWORK_ZOD3_INSTALLED)).toBe(installed);
+    expect(checkSkips([`the table [needs: bwrap, ${MCP_FRAMEWORK_ZOD3_INSTALLED}]`]).wrong).toBe(installed && has("bwrap") ? 1 : 0);
+    expect(readFileSync(join(PACKAGE_ROOT, ".ci", "run"), "utf8")).toContain("npm ci --prefix implementations/mcp-frameworks/mcp-framework ");
   });
 });
