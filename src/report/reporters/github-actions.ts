@@ -4,7 +4,8 @@ import { formatPercent } from "../../judge/scoring.js";
 import { countsLine, differences, failingRows, headlineText, optionsOf, reasonOf, reproLines, sectionsOf, stoppedBeforeAnswers, stoppedText, subjectLine } from "./common.js";
 import { renderMarkdown, type MarkdownOptions } from "./markdown.js";
 import { clipText, oneLine } from "./text.js";
-import { failingChecks, mcpToolsOf, type ToolCheck, type ToolView } from "../mcp-tools.js";
+import { cellTitle, failingChecks, mcpToolsOf, type ToolCheck, type ToolView } from "../mcp-tools.js";
+import { CONTRACT_SOURCES, contractOf, contractText } from "../mcp-contract.js";
 
 // GitHub Actions: workflow commands on stdout (https://docs.github.com/actions/reference/workflow-commands-for-github-actions).
 // One `::error` annotation per row that did not pass, carrying what reproduces it, expected against
@@ -51,7 +52,7 @@ export function renderGithubActions(report: Report, options: GithubActionsOption
     const each = bad.length <= max ? bad : bad.slice(0, max - 1);
     for (const tool of each) lines.push(command("error", `tool-conformance: tool ${tool.tool} fails ${tool.failing} check${tool.failing === 1 ? "" : "s"}`, toolMessage(tool, tools.checks, maxText)));
     const rest = bad.slice(each.length);
-    if (rest.length > 0) lines.push(command("error", `tool-conformance: ${rest.length} more tools fail checks`, rest.slice(0, 100).map((tool) => `${oneLine(tool.tool)}: ${failingChecks(tool, tools.checks).map((check) => check.title).join("; ")}`).join("\n")));
+    if (rest.length > 0) lines.push(command("error", `tool-conformance: ${rest.length} more tools fail checks`, rest.slice(0, 100).map((tool) => `${oneLine(tool.tool)}: ${failingChecks(tool, tools.checks).map((check) => cellTitle(tool, check)).join("; ")}`).join("\n")));
   }
   const failing = tools ? tools.others.filter((row) => row.status !== "passed") : failingRows(report);
   // a run that never started errored every row with the same cause: said once above
@@ -68,6 +69,19 @@ export function renderGithubActions(report: Report, options: GithubActionsOption
       }
     }
   }
+  // the contract tools/list advertises: one notice, information only (an error annotation would read as a failure)
+  const contract = tools ? contractOf(report, tools) : undefined;
+  if (contract && contract.tools.length > 0) {
+    const shown = contract.tools.slice(0, 20);
+    const text = shown.flatMap((tool) => {
+      const more = tool.lines.length + tool.more - Math.min(tool.lines.length, 5);
+      return [oneLine(tool.tool), ...tool.lines.slice(0, 5).map((line) => `  ${clipText(oneLine(contractText(line)), maxText)}`), ...(more > 0 ? [`  … and ${more} more`] : [])];
+    });
+    if (contract.tools.length > shown.length) text.push(`… and ${contract.tools.length - shown.length} more tools (every one in the step summary and the reports)`);
+    text.push("", `information only: no score or exit code depends on it; each rule and the sentence it follows from: ${CONTRACT_SOURCES}`);
+    const title = `tool-conformance: the contract tools/list advertises: ${contract.findings} finding${contract.findings === 1 ? "" : "s"} on ${contract.tools.length} tool${contract.tools.length === 1 ? "" : "s"}`;
+    lines.push(command("notice", title, text.join("\n")));
+  }
   const t = report.summary.scores.total;
   const scoring = report.header.scoring && report.summary.weighted ? `; scored by ${report.header.scoring.name}: ${report.summary.weighted.testsPassed} of ${report.summary.weighted.tests} tests passed whole, rows ${formatPercent(t.percent)}` : "";
   lines.push(command("notice", `tool-conformance: ${headlineText(report)}`, `${subjectLine(report)}: ${headlineText(report)} (${countsLine(t)} of ${t.rows} rows, level ${report.header.level}, tiers ${report.header.tiers.join("+")}${scoring})`));
@@ -80,7 +94,7 @@ function toolMessage(tool: ToolView, checks: readonly ToolCheck[], maxText: numb
   for (const check of failingChecks(tool, checks)) {
     const cell = tool.failures.filter((failure) => failure.column === check.key);
     const first = cell[0];
-    out.push(`✗ ${check.title} (${check.pitfalls}): ${cell.length} call${cell.length === 1 ? "" : "s"}`);
+    out.push(`✗ ${cellTitle(tool, check)} (${check.pitfalls}): ${cell.length} call${cell.length === 1 ? "" : "s"}`);
     if (first?.call) out.push(`  sent: ${clipText(oneLine(first.call), maxText)}`);
     if (first) out.push(`  ${clipText(oneLine(first.sentence), maxText)}`);
   }
