@@ -6,6 +6,7 @@ import { renderMarkdown, type MarkdownOptions } from "./markdown.js";
 import { clipText, oneLine } from "./text.js";
 import { cellTitle, failingChecks, mcpToolsOf, type ToolCheck, type ToolView } from "../mcp-tools.js";
 import { CONTRACT_SOURCES, contractOf, contractText } from "../mcp-contract.js";
+import type { Gate } from "../gate.js";
 
 // GitHub Actions: workflow commands on stdout (https://docs.github.com/actions/reference/workflow-commands-for-github-actions).
 // One `::error` annotation per row that did not pass, carrying what reproduces it, expected against
@@ -20,6 +21,8 @@ export interface GithubActionsOptions {
   maxAnnotations?: number;
   /** The longest text in one annotation value (default 1,000 characters). */
   maxText?: number;
+  /** Why the run's gate fails (--min-score, --baseline): with rows that regressed, the first annotation says why, naming each. */
+  gate?: Gate;
 }
 
 /** A workflow command's message, escaped as the runner reads it back. */
@@ -44,6 +47,9 @@ export function renderGithubActions(report: Report, options: GithubActionsOption
   if (stopped) {
     lines.push(command("error", `tool-conformance: ${subjectLine(report)} could not be scored`, [stopped.cause, ...(stopped.stderr ? ["", `the end of ${stopped.from}:`, stopped.stderr] : [])].join("\n")));
   }
+  // a regression against --baseline, first (GitHub shows the first 10 error annotations of a step): the
+  // rows' own annotations do not tell a new failure from an old one
+  if (options.gate && options.gate.regressed.length > 0) lines.push(command("error", "tool-conformance: the gate failed", gateMessage(report, options.gate, maxText)));
   const tools = stoppedBeforeAnswers(report) ? undefined : mcpToolsOf(report);
   // an MCP server's tools: one annotation a failing tool, naming the checks it fails and a call for each
   if (tools) {
@@ -86,6 +92,22 @@ export function renderGithubActions(report: Report, options: GithubActionsOption
   const scoring = report.header.scoring && report.summary.weighted ? `; scored by ${report.header.scoring.name}: ${report.summary.weighted.testsPassed} of ${report.summary.weighted.tests} tests passed whole, rows ${formatPercent(t.percent)}` : "";
   lines.push(command("notice", `tool-conformance: ${headlineText(report)}`, `${subjectLine(report)}: ${headlineText(report)} (${countsLine(t)} of ${t.rows} rows, level ${report.header.level}, tiers ${report.header.tiers.join("+")}${scoring})`));
   return lines.join("\n") + "\n";
+}
+
+/** The gate's reasons, then each row that passed in the baseline and does not now, with why (20 at most: the step summary has them all). */
+function gateMessage(report: Report, gate: Gate, maxText: number): string {
+  const options = optionsOf(report);
+  const byId = new Map(report.rows.map((row) => [row.id, row]));
+  const out = gate.reasons.map(oneLine);
+  if (gate.regressed.length > 0) {
+    out.push("", "passed in the baseline, not now:");
+    for (const id of gate.regressed.slice(0, 20)) {
+      const row = byId.get(id);
+      out.push(`✗ ${oneLine(id)}${row ? `: ${clipText(reasonOf(row, options), maxText)}` : ""}`);
+    }
+    if (gate.regressed.length > 20) out.push(`… and ${gate.regressed.length - 20} more (every one in the step summary)`);
+  }
+  return out.join("\n");
 }
 
 /** A failing tool's annotation text: each check it fails, with the first call that shows it and the verdict. */
