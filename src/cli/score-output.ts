@@ -46,7 +46,7 @@ export async function emitReports(report: Report, output: Output, quiet = false,
   const files = written.filter((file) => !file.endsWith("($GITHUB_STEP_SUMMARY)"));
   const terminal = output.jsonToStdout ? process.stderr : process.stdout;
   if (output.reporters.includes("terminal")) terminal.write(renderTerminal(report, { paint: paintFor(terminal), files }));
-  if (output.reporters.includes("github-actions")) process.stdout.write(renderGithubActions(report));
+  if (output.reporters.includes("github-actions")) process.stdout.write(renderGithubActions(report, gate ? { gate } : {}));
   const err = paintFor(process.stderr);
   for (const file of written) process.stderr.write(`${err("dim", "wrote")} ${file}\n`);
   return written;

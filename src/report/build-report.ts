@@ -1,6 +1,7 @@
 import { diagnose, type Diagnosis } from "../judge/diagnosis.js";
 import { partOf, resultOf, type RowResult, type ScoreOptions, type Status } from "../run/outcome.js";
 import type { Implementation } from "../subjects/protocol.js";
+import type { ToolLint } from "../subjects/mcp/lint.js";
 import { LEVELS, type Level, type Part, type ProfileName, type Row } from "../corpus/rows.js";
 import type { Run } from "../run/runner.js";
 import { clipText } from "./reporters/text.js";
@@ -36,6 +37,8 @@ export interface BuildOptions extends ScoreOptions {
   flags?: readonly string[];
   /** Parts whose rows a student must not see (keyed --fresh cases): each kept as secretRow says. */
   secretParts?: readonly Part[];
+  /** An MCP server's advertised contract, linted (summary.lint). */
+  lint?: readonly ToolLint[];
 }
 
 /**
@@ -71,6 +74,10 @@ export const SUBJECT_TEXT_CAPS = {
   row: 16 * 1024,
   /** Every actual, error and stderr of the whole report together. */
   report: 4 * 1024 * 1024,
+  /** Each text of an MCP server's lint (a tool's name, a path in its schema, what was not judged). */
+  lintText: 500,
+  /** Findings of the lint kept over all tools (each tool keeps at most 25 of its own); the rest are counted. */
+  lintFindings: 2_000,
 } as const;
 
 /** Subject text as a report keeps it: clipped (each output neutralises workflow commands as it writes). */
@@ -89,6 +96,19 @@ function subjectValue(value: unknown, max: number): { value: unknown; size: numb
   if (json === undefined) return { value, size: 0 };
   if (json.length <= max) return { value, size: json.length };
   return { value: subjectText(json, max), size: max };
+}
+
+/** An MCP server's lint as a report keeps it: each text clipped, and past lintFindings in all, each tool's findings counted in `more`. */
+function capLint(lint: readonly ToolLint[]): ToolLint[] {
+  let left: number = SUBJECT_TEXT_CAPS.lintFindings;
+  const text = (value: string) => subjectText(value, SUBJECT_TEXT_CAPS.lintText);
+  return lint.map((tool) => {
+    const kept = tool.findings.slice(0, Math.max(0, left));
+    left -= kept.length;
+    const more = (tool.more ?? 0) + tool.findings.length - kept.length;
+    const findings = kept.map((finding) => ({ rule: finding.rule, ...(finding.at !== undefined ? { at: text(finding.at) } : {}), ...(finding.detail !== undefined ? { detail: text(finding.detail) } : {}) }));
+    return { tool: text(tool.tool), findings, ...(more > 0 ? { more } : {}) };
+  });
 }
 
 /** Applies SUBJECT_TEXT_CAPS to the rows, in order; `budget.left` is the report's budget. */
@@ -157,7 +177,7 @@ export function buildReport(run: Run, options: BuildOptions): Report {
     header,
     rows,
     diagnosis: { kind: "diagnosis", available: options.diagnosed ?? true, ...options.diagnosis },
-    summary: { kind: "summary", scores: options.scores, ms: run.ms, ...(stderr !== undefined && !stopped ? { output: subjectText(stderr, SUBJECT_TEXT_CAPS.check) } : {}), ...(options.flags?.length ? { flags: [...options.flags] } : {}), ...(stopped ? { stopped: { ...stopped, cause: subjectText(stopped.cause, SUBJECT_TEXT_CAPS.check), ...(stopped.stderr !== undefined ? { stderr: subjectText(stopped.stderr, SUBJECT_TEXT_CAPS.check) } : {}) } } : {}) },
+    summary: { kind: "summary", scores: options.scores, ms: run.ms, ...(stderr !== undefined && !stopped ? { output: subjectText(stderr, SUBJECT_TEXT_CAPS.check) } : {}), ...(options.flags?.length ? { flags: [...options.flags] } : {}), ...(options.lint ? { lint: capLint(options.lint) } : {}), ...(stopped ? { stopped: { ...stopped, cause: subjectText(stopped.cause, SUBJECT_TEXT_CAPS.check), ...(stopped.stderr !== undefined ? { stderr: subjectText(stopped.stderr, SUBJECT_TEXT_CAPS.check) } : {}) } } : {}) },
     footer: { kind: "footer", rows: rows.length, finishedAt: run.finishedAt },
   };
   return options.weighting ? withWeighting(report, options.weighting) : report;
@@ -176,10 +196,10 @@ export function withWeighting(report: Report, weighting: Weighting): Report {
   const plain = isPlainRows(weighting) && !report.rows.some((row) => row.part === "fresh");
   if (!plain) {
     header.scoring = weighting;
-    // the summary's keys in their usual order: scores, weighted, ms, stopped
-    const { kind, scores, ms, output, flags, stopped } = summary;
+    // the summary's keys in their usual order: scores, weighted, ms, output, flags, lint, stopped
+    const { kind, scores, ms, output, flags, lint, stopped } = summary;
     const weighted = weightedScore(report.rows, { level: header.level, tiers: header.tiers }, weighting);
-    return { ...report, header, summary: { kind, scores, weighted, ms, ...(output !== undefined ? { output } : {}), ...(flags ? { flags } : {}), ...(stopped ? { stopped } : {}) } };
+    return { ...report, header, summary: { kind, scores, weighted, ms, ...(output !== undefined ? { output } : {}), ...(flags ? { flags } : {}), ...(lint ? { lint } : {}), ...(stopped ? { stopped } : {}) } };
   }
   return { ...report, header, summary };
 }

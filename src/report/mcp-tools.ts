@@ -18,6 +18,8 @@ export interface ToolCheck {
   short: string;
   /** The seed's pitfalls it stands for. */
   pitfalls: string;
+  /** How a failing cell of it is said, when not by its title. */
+  failed?: string;
 }
 
 export const TOOL_CHECKS: readonly ToolCheck[] = [
@@ -30,7 +32,7 @@ export const TOOL_CHECKS: readonly ToolCheck[] = [
   { key: "readable", title: "the refusal is an error the model reads", short: "readable", pitfalls: "s15" },
   { key: "named", title: "the refusal names the argument", short: "names", pitfalls: "s23/s17" },
   { key: "survived", title: "the server survived", short: "survived", pitfalls: "s11" },
-  { key: "valid", title: "runs a valid call (--mcp-run)", short: "valid", pitfalls: "s01/s03/s04/s05/s09" },
+  { key: "valid", title: "runs a valid call (--mcp-run)", short: "valid", pitfalls: "s01/s03/s04/s05/s09", failed: "stricter than its own schema: refuses a valid call (--mcp-run)" },
 ];
 
 /** Which column a probe's "refused before the tool runs" fills, by the probe's kind (src/subjects/mcp/probes.ts). */
@@ -177,6 +179,11 @@ export function cellMark(state: CellState): string {
 /** The checks a tool fails, by title. */
 export function failingChecks(view: ToolView, checks: readonly ToolCheck[]): ToolCheck[] {
   return checks.filter((check) => view.cells[check.key] === "fail" || view.cells[check.key] === "errored");
+}
+
+/** A check as a tool's cell says it: a failing valid call is the tool being stricter than its own schema; an errored cell had no answer. */
+export function cellTitle(view: ToolView, check: ToolCheck): string {
+  return view.cells[check.key] === "fail" && check.failed !== undefined ? check.failed : check.title;
 }
 
 export const CELL_LEGEND = "✓ passes · ✗ fails · ! no answer (errored) · · not probed (the schema gave no such probe, or nothing was refused to judge)";

@@ -88,7 +88,7 @@ export function mcpSentence(row: ReportRow, check: Check): string | undefined {
     case WHAT.named:
       return `the refusal${on} does not name what is wrong (${keywordOf(row)}): ${answerWords(answer)}`;
     case WHAT.accepted:
-      return `a valid call${on} was refused: the server is stricter than its own inputSchema (${answerWords(answer)})`;
+      return `a valid call${on} was refused: the tool is stricter than its own schema, which accepts it (${answerWords(answer)})`;
     default:
       return undefined;
   }

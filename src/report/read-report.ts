@@ -192,11 +192,25 @@ function checkConsistency(report: Report, fail: (why: string) => never): void {
     if (d) fail(`forged or edited: the summary does not match its rows: ${d.path} is ${d.stored} in the summary, ${d.computed} from the rows`);
   } else if (summary.weighted !== undefined) fail("edited: the summary has a weighted score and the header no scoring");
   if (summary.stopped !== undefined && (typeof summary.stopped !== "object" || summary.stopped === null || typeof summary.stopped.cause !== "string")) fail("damaged: the summary's stopped block has no cause");
+  // information only, recomputed from nothing: its shape is all a reader can check, and every reporter relies on it
+  if (summary.lint !== undefined && !isLint(summary.lint)) fail("damaged: the summary's lint is not a list of tools, each with its findings");
   if (typeof diagnosis.available !== "boolean" || !Array.isArray(diagnosis.matches) || !Array.isArray(diagnosis.lines)) fail("damaged: the diagnosis line has no matches or lines");
   const base = diagnose(rows, options, []);
   if (diagnosis.failing !== base.failing || diagnosis.errored !== base.errored) {
     fail(`forged or edited: the diagnosis counts ${String(diagnosis.failing)} failing and ${String(diagnosis.errored)} errored rows, the rows give ${base.failing} and ${base.errored}`);
   }
+}
+
+/** Whether a value has the shape of summary.lint: tools with a name and findings, each with a rule and texts. */
+function isLint(value: unknown): boolean {
+  const text = (v: unknown) => v === undefined || typeof v === "string";
+  return Array.isArray(value) && value.every((tool: unknown) => {
+    const t = tool as { tool?: unknown; findings?: unknown; more?: unknown } | null;
+    return typeof t === "object" && t !== null && typeof t.tool === "string" && (t.more === undefined || typeof t.more === "number") && Array.isArray(t.findings) && t.findings.every((f: unknown) => {
+      const finding = f as { rule?: unknown; at?: unknown; detail?: unknown } | null;
+      return typeof finding === "object" && finding !== null && typeof finding.rule === "string" && text(finding.at) && text(finding.detail);
+    });
+  });
 }
 
 /** The first place a stored value differs from the recomputed one: a path and both, a tally as "passed/rows (percent)". */

@@ -5,6 +5,7 @@ import type { Diagnosis } from "../judge/diagnosis.js";
 import type { RowResult, Status } from "../run/outcome.js";
 import type { Level, ProfileName, Section, Tier } from "../corpus/rows.js";
 import type { Implementation } from "../subjects/protocol.js";
+import type { ToolLint } from "../subjects/mcp/lint.js";
 import { formatPercent, percentOf, type Scores } from "../judge/scoring.js";
 import type { WeightedScore, Weighting } from "../judge/weighting.js";
 
@@ -104,6 +105,12 @@ export interface ReportSummary {
    * this package's files (its reference, its corpus). See flagsOf for every flag a reader shows.
    */
   flags?: string[];
+  /**
+   * An MCP server's tools as tools/list advertises them, linted (src/subjects/mcp/lint.ts): the
+   * tools with findings, empty when none has any; absent for any other subject. Information for
+   * the server's author: no score, status or exit code depends on it, and readers recompute nothing from it.
+   */
+  lint?: ToolLint[];
   /** Set when the run stopped early: the subject could not start, or kept failing. */
   stopped?: Stopped;
 }

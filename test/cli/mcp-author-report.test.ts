@@ -4,21 +4,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/corpus/load.js";
+import { readReport } from "../../src/report/read-report.js";
 import { cli } from "../helpers/cli-helpers.js";
 
 // What an MCP server's author reads, through the CLI: the tools × checks table worst first in the
 // terminal and the step summary, a JUnit testsuite per tool, one annotation per failing tool, and
-// why the gate failed in summary.md.
+// why the gate failed in summary.md; beside the table, the contract tools/list advertises, linted,
+// which never moves a score or an exit code.
 
 const FIXTURES = join(PACKAGE_ROOT, "test", "fixtures", "mcp");
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-function scoreServer(args: string) {
+function scoreServer(args: string, ...more: string[]) {
   const out = mkdtempSync(join(tmpdir(), "tc-author-"));
   dirs.push(out);
-  const result = cli("score", "--mcp", `node ${join(FIXTURES, args)}`, "--reporter", "terminal,markdown,html,junit,github-actions", "--out", out, "--min-score", "100");
-  return { ...result, out, md: readFileSync(join(out, "summary.md"), "utf8"), junit: join(out, "junit.xml") };
+  const result = cli("score", "--mcp", `node ${join(FIXTURES, args)}`, "--reporter", "terminal,markdown,html,junit,github-actions,json", "--out", out, "--min-score", "100", ...more);
+  return { ...result, out, md: readFileSync(join(out, "summary.md"), "utf8"), junit: join(out, "junit.xml"), report: readReport(join(out, "report.jsonl")) };
 }
 
 /** The terminal table's rows: tool → its marks in column order, and its failing count. */
@@ -65,6 +67,27 @@ describe("score --mcp: the report in an MCP author's words", () => {
     expect(spawnSync("xmllint", ["--noout", "--schema", join(PACKAGE_ROOT, "test", "fixtures", "schemas", "junit-10.xsd"), run.junit]).status).toBe(0);
     expect(xpath(run.junit, "//testsuite/@name").split("\n").map((s) => s.trim())).toEqual(['name="get_weather"', 'name="mcp-list"', 'name="mcp-server"']);
     expect(xpath(run.junit, 'count(//testsuite[@name="get_weather"]/testcase[failure])')).toBe("3");
+    // the contract it advertises: z.string().min(1) bounds the city below only
+    expect(run.report.summary.lint).toEqual([{ tool: "get_weather", findings: [{ rule: "unbounded-string", at: "$.properties.city" }] }]);
+    expect(run.stdout).toContain("the contract tools/list advertises, linted (information only: no score or exit code depends on it)\n  get_weather\n    · $.properties.city: a string of any length: no maxLength, enum, const or anchored pattern (set maxLength)");
+    expect(run.md).toContain("| `get_weather` | `$.properties.city` | a string of any length: no maxLength, enum, const or anchored pattern (set maxLength) |");
+    expect(readFileSync(join(run.out, "report.html"), "utf8")).toContain("<code>$.properties.city</code></td><td>a string of any length");
+    expect(xpath(run.junit, 'string(//testsuite[@name="get_weather"]/system-out)')).toContain("$.properties.city: a string of any length");
+  }, 120_000);
+
+  it("the contract is information only: a server that passes every row exits 0 whatever its lint says; with --mcp-run, a valid call refused is the tool stricter than its own schema", () => {
+    const strict = scoreServer("strict-server.mjs");
+    expect(strict.code, strict.stderr).toBe(0);
+    expect(strict.report.summary.scores.total.percent).toBe(100);
+    expect(strict.report.summary.lint).toEqual([{ tool: "get_weather", findings: [{ rule: "unbounded-string", at: "$.properties.tags.items" }] }]);
+    expect(strict.stdout.split("\n").filter((line) => line.startsWith("::error"))).toEqual([]);
+    expect(strict.stdout).toMatch(/^::notice title=tool-conformance%3A the contract tools\/list advertises%3A 1 finding on 1 tool::/m);
+    // the accept fixture judges an integer by its literal: 3.0 refused
+    const stricter = scoreServer("accept-server.mjs integer-text", "--mcp-run", "get_weather");
+    expect(stricter.code).toBe(1);
+    expect(stricter.stdout).toContain("get_weather fails: stricter than its own schema: refuses a valid call (--mcp-run)");
+    expect(stricter.stdout).toContain("    · stricter than its own schema: 1 valid call its inputSchema accepts was refused (mcp-accept/get_weather/integer-3.0/days)");
+    expect(stricter.md).toContain("| `get_weather` |  | stricter than its own schema: 1 valid call its inputSchema accepts was refused `mcp-accept/get_weather/integer-3.0/days` |");
   }, 120_000);
 
   it("the server that validates nothing: worst tool first, an annotation each", () => {

@@ -33,10 +33,13 @@ beforeAll(async () => {
     stopped: { cause: 'could not start "./adapter": the process exited with code 127', stderr: "sh: ./adapter: not found\n" },
     rerun: "tool-conformance score --subject ./adapter --profile pointer --level paths --tier core",
   });
-  reports = [fx.report, stopped];
+  // an MCP server's report carries its advertised contract, linted (summary.lint)
+  const linted: Report = { ...fx.report, summary: { ...fx.report.summary, lint: [{ tool: "get weather", findings: [{ rule: "name-mcp" }, { rule: "open-object", at: "$" }, { rule: "not-judged", detail: "format at $.properties.email" }], more: 3 }] } };
+  reports = [fx.report, stopped, linted];
 });
 
 const lines = (report: Report) => formatReport(report).trimEnd().split("\n");
+const summaryOf = (report: Report) => lines(report).find((l) => l.startsWith('{"kind":"summary"'))!;
 /**
  * A line's errors against the schema. The reference reads JSON strictly and refuses a lone surrogate
  * (docs/semantics.md); a report keeps a subject's text exactly, so `\ud800` may appear escaped in
@@ -50,7 +53,7 @@ describe("conformance/report.schema.json", () => {
     expect(() => compile(readFileSync(SCHEMA_FILE, "utf8"))).not.toThrow();
   });
 
-  it("accepts every line of real reports: rows failed, errored, not answerable, with reproductions; a run that stopped early", () => {
+  it("accepts every line of real reports: rows failed, errored, not answerable, with reproductions; a run that stopped early; an MCP server's lint", () => {
     for (const report of reports) {
       for (const line of lines(report)) expect(errorsOf(line), line.slice(0, 120)).toEqual([]);
     }
@@ -67,6 +70,9 @@ describe("conformance/report.schema.json", () => {
       row!.replace('"kind":"row",', '"kind":"row","colour":"red",'),
       lines(reports[1]!).find((l) => l.startsWith('{"kind":"summary"'))!.replace('"percent":0', '"percent":101'),
       lines(reports[1]!).at(-1)!.replace(/"finishedAt":"[^"]+"/, '"finishedAt":"yesterday"'),
+      summaryOf(reports[2]!).replace('"rule":"open-object"', '"rule":"open"'),
+      summaryOf(reports[2]!).replace('"more":3', '"more":0'),
+      summaryOf(reports[2]!).replace('{"rule":"name-mcp"}', '{"rule":"name-mcp","words":"x"}'),
     ];
     for (const line of broken) expect(errorsOf(line).length, line.slice(0, 120)).toBeGreaterThan(0);
   });

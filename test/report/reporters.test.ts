@@ -427,6 +427,20 @@ describe("GitHub Actions", () => {
     for (const error of errors) expect(error!.data).toContain("rerun: tool-conformance score");
   });
 
+  it("a regression against --baseline: one ::error first, the gate's reasons and each row with why; a score below --min-score alone adds none", () => {
+    const regressed = [fx.nul, fx.errored];
+    const gate = { reasons: ["score 90% is below --min-score 100%", "2 rows passed in the baseline last/report.jsonl and fail now"], regressed };
+    const commands = renderGithubActions(report, { gate }).trimEnd().split("\n").map(parseCommand);
+    expect(commands[0]).toMatchObject({ command: "error", properties: { title: "tool-conformance: the gate failed" } });
+    const data = commands[0]!.data.split("\n");
+    expect(data.slice(0, 4)).toEqual([...gate.reasons, "", "passed in the baseline, not now:"]);
+    expect(data[4]).toMatch(new RegExp(`^✗ ${fx.nul.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: errors: expected `));
+    expect(data[5]).toMatch(/: errored: /);
+    expect(commands.filter((c) => c!.properties.title === "tool-conformance: the gate failed")).toHaveLength(1);
+    const scoreOnly = renderGithubActions(report, { gate: { reasons: [gate.reasons[0]!], regressed: [] } });
+    expect(scoreOnly).toBe(renderGithubActions(report));
+  });
+
   it("appends the Markdown summary to $GITHUB_STEP_SUMMARY when set", () => {
     const file = join(mkdtempSync(join(tmpdir(), "tc-gha-")), "summary.md");
     writeFileSync(file, "before\n");

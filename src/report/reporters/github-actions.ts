@@ -4,7 +4,9 @@ import { formatPercent } from "../../judge/scoring.js";
 import { countsLine, differences, failingRows, headlineText, optionsOf, reasonOf, reproLines, sectionsOf, stoppedBeforeAnswers, stoppedText, subjectLine } from "./common.js";
 import { renderMarkdown, type MarkdownOptions } from "./markdown.js";
 import { clipText, oneLine } from "./text.js";
-import { failingChecks, mcpToolsOf, type ToolCheck, type ToolView } from "../mcp-tools.js";
+import { cellTitle, failingChecks, mcpToolsOf, type ToolCheck, type ToolView } from "../mcp-tools.js";
+import { CONTRACT_SOURCES, contractOf, contractText } from "../mcp-contract.js";
+import type { Gate } from "../gate.js";
 
 // GitHub Actions: workflow commands on stdout (https://docs.github.com/actions/reference/workflow-commands-for-github-actions).
 // One `::error` annotation per row that did not pass, carrying what reproduces it, expected against
@@ -19,6 +21,8 @@ export interface GithubActionsOptions {
   maxAnnotations?: number;
   /** The longest text in one annotation value (default 1,000 characters). */
   maxText?: number;
+  /** Why the run's gate fails (--min-score, --baseline): with rows that regressed, the first annotation says why, naming each. */
+  gate?: Gate;
 }
 
 /** A workflow command's message, escaped as the runner reads it back. */
@@ -43,6 +47,9 @@ export function renderGithubActions(report: Report, options: GithubActionsOption
   if (stopped) {
     lines.push(command("error", `tool-conformance: ${subjectLine(report)} could not be scored`, [stopped.cause, ...(stopped.stderr ? ["", `the end of ${stopped.from}:`, stopped.stderr] : [])].join("\n")));
   }
+  // a regression against --baseline, first (GitHub shows the first 10 error annotations of a step): the
+  // rows' own annotations do not tell a new failure from an old one
+  if (options.gate && options.gate.regressed.length > 0) lines.push(command("error", "tool-conformance: the gate failed", gateMessage(report, options.gate, maxText)));
   const tools = stoppedBeforeAnswers(report) ? undefined : mcpToolsOf(report);
   // an MCP server's tools: one annotation a failing tool, naming the checks it fails and a call for each
   if (tools) {
@@ -51,7 +58,7 @@ export function renderGithubActions(report: Report, options: GithubActionsOption
     const each = bad.length <= max ? bad : bad.slice(0, max - 1);
     for (const tool of each) lines.push(command("error", `tool-conformance: tool ${tool.tool} fails ${tool.failing} check${tool.failing === 1 ? "" : "s"}`, toolMessage(tool, tools.checks, maxText)));
     const rest = bad.slice(each.length);
-    if (rest.length > 0) lines.push(command("error", `tool-conformance: ${rest.length} more tools fail checks`, rest.slice(0, 100).map((tool) => `${oneLine(tool.tool)}: ${failingChecks(tool, tools.checks).map((check) => check.title).join("; ")}`).join("\n")));
+    if (rest.length > 0) lines.push(command("error", `tool-conformance: ${rest.length} more tools fail checks`, rest.slice(0, 100).map((tool) => `${oneLine(tool.tool)}: ${failingChecks(tool, tools.checks).map((check) => cellTitle(tool, check)).join("; ")}`).join("\n")));
   }
   const failing = tools ? tools.others.filter((row) => row.status !== "passed") : failingRows(report);
   // a run that never started errored every row with the same cause: said once above
@@ -68,10 +75,39 @@ export function renderGithubActions(report: Report, options: GithubActionsOption
       }
     }
   }
+  // the contract tools/list advertises: one notice, information only (an error annotation would read as a failure)
+  const contract = tools ? contractOf(report, tools) : undefined;
+  if (contract && contract.tools.length > 0) {
+    const shown = contract.tools.slice(0, 20);
+    const text = shown.flatMap((tool) => {
+      const more = tool.lines.length + tool.more - Math.min(tool.lines.length, 5);
+      return [oneLine(tool.tool), ...tool.lines.slice(0, 5).map((line) => `  ${clipText(oneLine(contractText(line)), maxText)}`), ...(more > 0 ? [`  … and ${more} more`] : [])];
+    });
+    if (contract.tools.length > shown.length) text.push(`… and ${contract.tools.length - shown.length} more tools (every one in the step summary and the reports)`);
+    text.push("", `information only: no score or exit code depends on it; each rule and the sentence it follows from: ${CONTRACT_SOURCES}`);
+    const title = `tool-conformance: the contract tools/list advertises: ${contract.findings} finding${contract.findings === 1 ? "" : "s"} on ${contract.tools.length} tool${contract.tools.length === 1 ? "" : "s"}`;
+    lines.push(command("notice", title, text.join("\n")));
+  }
   const t = report.summary.scores.total;
   const scoring = report.header.scoring && report.summary.weighted ? `; scored by ${report.header.scoring.name}: ${report.summary.weighted.testsPassed} of ${report.summary.weighted.tests} tests passed whole, rows ${formatPercent(t.percent)}` : "";
   lines.push(command("notice", `tool-conformance: ${headlineText(report)}`, `${subjectLine(report)}: ${headlineText(report)} (${countsLine(t)} of ${t.rows} rows, level ${report.header.level}, tiers ${report.header.tiers.join("+")}${scoring})`));
   return lines.join("\n") + "\n";
+}
+
+/** The gate's reasons, then each row that passed in the baseline and does not now, with why (20 at most: the step summary has them all). */
+function gateMessage(report: Report, gate: Gate, maxText: number): string {
+  const options = optionsOf(report);
+  const byId = new Map(report.rows.map((row) => [row.id, row]));
+  const out = gate.reasons.map(oneLine);
+  if (gate.regressed.length > 0) {
+    out.push("", "passed in the baseline, not now:");
+    for (const id of gate.regressed.slice(0, 20)) {
+      const row = byId.get(id);
+      out.push(`✗ ${oneLine(id)}${row ? `: ${clipText(reasonOf(row, options), maxText)}` : ""}`);
+    }
+    if (gate.regressed.length > 20) out.push(`… and ${gate.regressed.length - 20} more (every one in the step summary)`);
+  }
+  return out.join("\n");
 }
 
 /** A failing tool's annotation text: each check it fails, with the first call that shows it and the verdict. */
@@ -80,7 +116,7 @@ function toolMessage(tool: ToolView, checks: readonly ToolCheck[], maxText: numb
   for (const check of failingChecks(tool, checks)) {
     const cell = tool.failures.filter((failure) => failure.column === check.key);
     const first = cell[0];
-    out.push(`✗ ${check.title} (${check.pitfalls}): ${cell.length} call${cell.length === 1 ? "" : "s"}`);
+    out.push(`✗ ${cellTitle(tool, check)} (${check.pitfalls}): ${cell.length} call${cell.length === 1 ? "" : "s"}`);
     if (first?.call) out.push(`  sent: ${clipText(oneLine(first.call), maxText)}`);
     if (first) out.push(`  ${clipText(oneLine(first.sentence), maxText)}`);
   }

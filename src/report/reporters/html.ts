@@ -6,6 +6,7 @@ import { countedRows, countsLine, differences, headline, optionsOf, partsOf, poi
 import { describeWeighting } from "../../judge/weighting.js";
 import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
 import { CELL_LEGEND, cellMark, mcpToolsOf, type McpToolsView } from "../mcp-tools.js";
+import { CONTRACT_CLEAN, CONTRACT_HEADING, CONTRACT_SOURCES, contractOf, type ContractView } from "../mcp-contract.js";
 
 // One self-contained HTML file: no external asset, no network. The diagnosis on top, the scores
 // coloured by threshold, then each section as a grid of rows (green passed, red failed, purple
@@ -113,7 +114,8 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   ].join("");
 
   const tools = stoppedBeforeAnswers(report) ? undefined : mcpToolsOf(report);
-  const toolsBox = tools ? toolsTable(tools, (row) => anchor.get(row)) : "";
+  const contract = tools ? contractOf(report, tools) : undefined;
+  const toolsBox = tools ? toolsTable(tools, (row) => anchor.get(row)) + (contract ? contractBox(contract, maxText) : "") : "";
 
   // the details of the rows not passed, in corpus order, while the page stays under its cap
   // a run that stopped before any answer errored every row with one cause, said once above
@@ -196,6 +198,17 @@ function toolsTable(view: McpToolsView, anchorOf: (row: ReportRow) => string | u
   return `<section class="tools"><h2>Tools (${view.tools.length}), worst first</h2><table class="tools"><thead>${head}</thead><tbody>${body.join("")}</tbody></table><p class="muted">${escapeHtml(CELL_LEGEND)}</p></section>`;
 }
 
+/** The contract tools/list advertises: a table row a finding, the tool named on its first; every server text escaped. */
+function contractBox(contract: ContractView, maxText: number): string {
+  const head = `<h2>${escapeHtml(CONTRACT_HEADING)}</h2>`;
+  if (contract.tools.length === 0) return `<section class="contract">${head}<p class="band-all">${escapeHtml(CONTRACT_CLEAN)}</p></section>`;
+  const body = contract.tools.flatMap((tool) => [
+    ...tool.lines.map((line, i) => `<tr class="${line.rule}"><th>${i === 0 ? `<code>${escapeHtml(oneLine(tool.tool))}</code>` : ""}</th><td>${line.where ? `<code>${escapeHtml(oneLine(line.where))}</code>` : ""}</td><td>${escapeHtml(line.words)}${line.quote !== undefined ? ` <code>${escapeHtml(clipText(oneLine(line.quote), maxText))}</code>` : ""}</td></tr>`),
+    ...(tool.more > 0 ? [`<tr><th></th><td></td><td class="muted">${tool.more} more findings of this tool, past the report's cap</td></tr>`] : []),
+  ]);
+  return `<section class="contract">${head}<table class="contract"><thead><tr><th>tool</th><th>where</th><th>finding</th></tr></thead><tbody>${body.join("")}</tbody></table><p class="muted">Each rule and the sentence it follows from: ${escapeHtml(CONTRACT_SOURCES)}.</p></section>`;
+}
+
 /** A row not passed, as a <details> element: what reproduces it and what went wrong. */
 function detailsOf(report: Report, row: ReportRow, id: string, maxText: number): string {
   const parts: string[] = [];
@@ -240,7 +253,7 @@ td.band-all,td.band-high,td.band-mid,td.band-low{font-weight:600}
 .diagnosis,.stopped{border:1px solid var(--line);border-left:4px solid var(--mid);background:var(--panel);padding:.25rem 1rem;border-radius:6px;margin-top:1rem}
 .stopped{border-left-color:var(--err)}
 .diagnosis ul{padding-left:1.2rem}.diagnosis ul.sub{margin:.2rem 0;color:var(--muted)}
-table.tools td.cell{text-align:center}td.cell.fail,td.cell.errored{color:var(--bad);font-weight:700}td.cell.pass{color:var(--ok)}td.cell.none{color:var(--muted)}.diagnosis li{margin:.4rem 0}
+table.tools td.cell{text-align:center}table.contract th,table.contract td{text-align:left}table.contract tr.stricter td{color:var(--bad)}td.cell.fail,td.cell.errored{color:var(--bad);font-weight:700}td.cell.pass{color:var(--ok)}td.cell.none{color:var(--muted)}.diagnosis li{margin:.4rem 0}
 table{border-collapse:collapse;margin-top:1rem}th,td{padding:.25rem .75rem;border-bottom:1px solid var(--line);text-align:right}th:first-child{text-align:left}
 tr.total th,tr.total td{font-weight:700}a{color:inherit}
 .grid{display:flex;flex-wrap:wrap;gap:3px}

@@ -4,7 +4,8 @@ import { formatPercent, percentOf } from "../../judge/scoring.js";
 import { countedRows, differences, fraction, headlineText, optionsOf, partsOf, points, reasonOf, reproLines, sectionsOf, settingsLine, stoppedText, subjectLine } from "./common.js";
 import { describeWeighting } from "../../judge/weighting.js";
 import { clipText, oneLine, visible } from "./text.js";
-import { failingChecks, mcpToolsOf } from "../mcp-tools.js";
+import { cellTitle, failingChecks, mcpToolsOf } from "../mcp-tools.js";
+import { CONTRACT_HEADING, CONTRACT_SOURCES, contractOf, contractText, type ToolContract } from "../mcp-contract.js";
 import type { Section } from "../../corpus/rows.js";
 
 // JUnit XML in the dialect of the strict Jenkins xUnit schema (junit-10.xsd; a copy is in
@@ -35,13 +36,15 @@ export function renderJUnit(report: Report): string {
 
   // an MCP server's report: a suite per tool (its calls), then its list's and the server's rows; otherwise a suite per section
   const tools = mcpToolsOf(report);
-  const suites: { name: string; rows: ReportRow[]; fails?: string }[] = tools
+  // the contract tools/list advertises: each tool's findings in its suite's system-out (information, never a testcase)
+  const contracts = new Map((tools ? (contractOf(report, tools)?.tools ?? []) : []).map((contract) => [contract.tool, contract]));
+  const suites: { name: string; rows: ReportRow[]; fails?: string; contract?: ToolContract }[] = tools
     ? [
-        ...tools.tools.map((tool) => ({ name: tool.tool, rows: tool.rows.filter((row) => counted.includes(row)), fails: failingChecks(tool, tools.checks).map((check) => `${check.title} (${check.pitfalls})`).join("; ") })),
+        ...tools.tools.map((tool) => ({ name: tool.tool, rows: tool.rows.filter((row) => counted.includes(row)), fails: failingChecks(tool, tools.checks).map((check) => `${cellTitle(tool, check)} (${check.pitfalls})`).join("; "), ...(contracts.has(tool.tool) ? { contract: contracts.get(tool.tool)! } : {}) })),
         ...["mcp-list", "mcp-server"].map((name) => ({ name, rows: tools.others.filter((row) => row.id.startsWith(`${name}/`) && counted.includes(row)) })),
       ].filter((suite) => suite.rows.length > 0)
     : sections.map((section) => ({ name: section, rows: counted.filter((row) => row.section === section) }));
-  for (const { name: suiteName, rows, fails } of suites) {
+  for (const { name: suiteName, rows, fails, contract } of suites) {
     const section = suiteName;
     const suite = root.ele("testsuite", {
       name: oneLine(suiteName),
@@ -57,6 +60,7 @@ export function renderJUnit(report: Report): string {
     for (const [name, value] of [
       ["subject", subjectLine(report)],
       ...(fails !== undefined ? [["checks failing", fails || "none"] as const] : []),
+      ...(contract ? [["contract findings", `${contract.lines.length + contract.more} (information only, in system-out)`] as const] : []),
       ["settings", settingsLine(report)],
       ["profile", report.header.profile],
       ["level", report.header.level],
@@ -84,6 +88,7 @@ export function renderJUnit(report: Report): string {
           : test.ele("failure", { type: row.status === "skipped" ? "not answerable" : "failed", message: clip(reasonOf(row, options)) });
       element.raw(cdata(bodyOf(report, row)));
     }
+    if (contract) suite.ele("system-out").raw(cdata([`${CONTRACT_HEADING}:`, ...contract.lines.map((line) => `  ${oneLine(contractText(line, MAX_TEXT))}`), ...(contract.more > 0 ? [`  … and ${contract.more} more`] : []), `each rule and the sentence it follows from: ${CONTRACT_SOURCES}`].join("\n")));
     if (stopped) suite.ele("system-err").raw(cdata(`the run stopped: ${stopped.cause}${stopped.stderr ? `\n\nthe end of ${stopped.from}:\n${stopped.stderr}` : ""}`));
   }
   return root.end({ pretty: true }) + "\n";

@@ -5,9 +5,10 @@ import { formatPercent, type Tally } from "../../judge/scoring.js";
 import { countsLine, differences, failingRows, headlineText, optionsOf, partsOf, points, reasonOf, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, outputText, OUTPUT_HEADING } from "./common.js";
 import { describeWeighting } from "../../judge/weighting.js";
 import { clipText, oneLine, utf8Bytes, visible } from "./text.js";
-import { markdownCell, markdownProse, markdownText } from "./inert.js";
+import { markdownCell, markdownProse, markdownProseCell, markdownText } from "./inert.js";
 import type { Gate } from "../gate.js";
-import { CELL_LEGEND, failingChecks, mcpToolsOf, type McpToolsView } from "../mcp-tools.js";
+import { CELL_LEGEND, cellTitle, failingChecks, mcpToolsOf, type McpToolsView } from "../mcp-tools.js";
+import { CONTRACT_CLEAN, CONTRACT_DOC, CONTRACT_HEADING, CONTRACT_SECTION, contractOf, type ContractView } from "../mcp-contract.js";
 
 // Markdown fit for a CI job summary ($GITHUB_STEP_SUMMARY, GitLab, a PR comment): the headline,
 // a table per section and tier, the levels, the diagnosis, and the failing rows folded under
@@ -114,7 +115,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   out.push("");
 
   const tools = stoppedBeforeAnswers(report) ? undefined : mcpToolsOf(report);
-  if (tools) out.push(...toolsSection(tools, maxText));
+  if (tools) out.push(...toolsSection(tools, maxText, contractOf(report, tools), elsewhere));
   // an MCP server's tool rows are told per tool above; its list's and server's rows below
   const failing = tools ? tools.others.filter((row) => row.status !== "passed") : failingRows(report);
   const note: string[] = [];
@@ -154,20 +155,21 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
 
 const MARK = { pass: "✅", fail: "❌", errored: "❗", none: "·" } as const;
 
-/** The tools × checks table, worst first, then each failing tool under <details> with the calls that decided its cells. */
-function toolsSection(view: McpToolsView, maxText: number): string[] {
+/** The tools × checks table, worst first, the contract tools/list advertises, then each failing tool under <details> with the calls that decided its cells. */
+function toolsSection(view: McpToolsView, maxText: number, contract: ContractView | undefined, elsewhere: string): string[] {
   const out: string[] = [`### Tools (${view.tools.length}), worst first`, ""];
   out.push(`| tool | ${view.checks.map((check) => `${inline(check.title)} (${check.pitfalls})`).join(" | ")} | failing |`);
   out.push(`| --- | ${view.checks.map(() => ":---:").join(" | ")} | ---: |`);
   for (const tool of view.tools) out.push(`| ${markdownCell(tool.tool)} | ${view.checks.map((check) => MARK[tool.cells[check.key]]).join(" | ")} | ${tool.failing} |`);
   out.push("", `_${inline(CELL_LEGEND.replace("✓", "✅").replace("✗", "❌").replace("! ", "❗ "))}_`, "");
+  if (contract) out.push(...contractSection(contract, maxText, elsewhere));
   // the calls of a tool, while they stay a readable size: the rest are in the report files
   for (const tool of view.tools.filter((t) => t.failing > 0)) {
     const checks = failingChecks(tool, view.checks);
-    out.push(`<details><summary><code>${html(oneLine(tool.tool))}</code> fails ${checks.length}: ${html(checks.map((check) => check.title).join("; "))}</summary>`, "");
+    out.push(`<details><summary><code>${html(oneLine(tool.tool))}</code> fails ${checks.length}: ${html(checks.map((check) => cellTitle(tool, check)).join("; "))}</summary>`, "");
     for (const check of checks) {
       const cell = tool.failures.filter((failure) => failure.column === check.key);
-      out.push(`**${inline(check.title)}** (${check.pitfalls})`, "");
+      out.push(`**${inline(cellTitle(tool, check))}** (${check.pitfalls})`, "");
       for (const failure of cell.slice(0, 5)) {
         out.push(`${markdownText(failure.row.id)}:`, "");
         if (failure.call) out.push(...fence(clipText(visible(failure.call), maxText)));
@@ -177,6 +179,30 @@ function toolsSection(view: McpToolsView, maxText: number): string[] {
     }
     out.push("</details>", "");
   }
+  return out;
+}
+
+/** The most lines of the contract's table: the rest are in report.jsonl. */
+const CONTRACT_ROWS = 100;
+
+/** The contract tools/list advertises: a line a finding, the tool named on its first; every server text in a code span. */
+function contractSection(contract: ContractView, maxText: number, elsewhere: string): string[] {
+  const out = [`#### ${inline(CONTRACT_HEADING)}`, ""];
+  if (contract.tools.length === 0) return [...out, inline(`${CONTRACT_CLEAN}.`), ""];
+  out.push("| tool | where | finding |", "| --- | --- | --- |");
+  let shown = 0;
+  for (const tool of contract.tools) {
+    for (const [i, line] of tool.lines.entries()) {
+      if (shown >= CONTRACT_ROWS) break;
+      const quote = line.quote !== undefined ? ` ${markdownCell(clipText(line.quote, maxText))}` : "";
+      out.push(`| ${i === 0 ? markdownCell(tool.tool) : ""} | ${line.where ? markdownCell(line.where) : ""} | ${markdownProseCell(line.words)}${quote} |`);
+      shown++;
+    }
+    if (tool.more > 0 && shown < CONTRACT_ROWS) out.push(`| | | _${tool.more} more findings of this tool, past the report's cap_ |`);
+  }
+  const left = contract.findings - shown;
+  if (left > 0 && shown >= CONTRACT_ROWS) out.push("", `_${left} more findings not shown here${elsewhere}._`);
+  out.push("", `_Each rule and the sentence it follows from: ${markdownText(CONTRACT_DOC)}, ${inline(`"${CONTRACT_SECTION}"`)}._`, "");
   return out;
 }
 

@@ -4,7 +4,8 @@ import { LEVELS } from "../../corpus/rows.js";
 import { formatPercent, type Tally } from "../../judge/scoring.js";
 import { countsLine, differences, failingRows, headline, optionsOf, partsLine, reproLines, sectionsOf, settingsLine, stoppedBeforeAnswers, stoppedText, subjectLine, tiersOf, weightingLines, outputText, OUTPUT_HEADING } from "./common.js";
 import { clipText, noWorkflowCommands, oneLine, visible } from "./text.js";
-import { CELL_LEGEND, cellMark, failingChecks, mcpToolsOf, type McpToolsView } from "../mcp-tools.js";
+import { CELL_LEGEND, cellMark, cellTitle, failingChecks, mcpToolsOf, type McpToolsView } from "../mcp-tools.js";
+import { CONTRACT_CLEAN, CONTRACT_HEADING, CONTRACT_SOURCES, contractOf, contractText, type ContractView } from "../mcp-contract.js";
 
 // The terminal summary: the score per section and tier, per level, the failing rows with what
 // reproduces them and expected against actual, and the diagnosis. Colors only on a terminal
@@ -103,12 +104,15 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
       ? `${paint("bold", "score")} ${paint(["bold", color], formatPercent(headline(report)))} ${paint("dim", `(${how.slice(2)}; rows ${formatPercent(t.percent)}: ${countsLine(t)} of ${t.rows}, level ${scores.level}, tiers ${scores.tiers.join("+")})`)}`
       : `${paint("bold", "score")} ${paint(["bold", color], formatPercent(headline(report)))} ${paint("dim", `(${countsLine(t)} of ${t.rows} rows, level ${scores.level}, tiers ${scores.tiers.join("+")})`)}`,
   );
-  if (tools) out.push("", ...toolLines(tools, paint, maxText, max));
+  if (tools) out.push("", ...toolLines(tools, paint, maxText, max, contractOf(report, tools)));
   return noWorkflowCommands(out.join("\n")) + "\n";
 }
 
-/** The tools × checks table, worst tools first, then each failing tool's failing cells with the calls that decided them. */
-export function toolLines(view: McpToolsView, paint: Paint, maxText: number, maxCalls = 20): string[] {
+/**
+ * The tools × checks table, worst tools first, then the contract tools/list advertises (when the
+ * report has one), then each failing tool's failing cells with the calls that decided them.
+ */
+export function toolLines(view: McpToolsView, paint: Paint, maxText: number, maxCalls = 20, contract?: ContractView): string[] {
   const out: string[] = [];
   const names = view.tools.map((tool) => clipText(oneLine(tool.tool), 40));
   const nameWidth = Math.max(4, ...names.map((name) => name.length)) + 2;
@@ -122,14 +126,15 @@ export function toolLines(view: McpToolsView, paint: Paint, maxText: number, max
   }
   out.push(paint("dim", `  ${view.checks.map((check) => `${check.short}: ${check.title} (${check.pitfalls})`).join(" · ")}`));
   out.push(paint("dim", `  ${CELL_LEGEND}`));
+  if (contract) out.push("", ...contractLines(contract, paint, maxText));
   const failing = view.tools.filter((tool) => tool.failing > 0);
   let shown = 0;
   for (const tool of failing) {
     out.push("");
-    out.push(`${paint(["bold", "red"], oneLine(tool.tool))} ${paint("dim", `fails: ${failingChecks(tool, view.checks).map((check) => `${check.title} (${check.pitfalls})`).join("; ")}`)}`);
+    out.push(`${paint(["bold", "red"], oneLine(tool.tool))} ${paint("dim", `fails: ${failingChecks(tool, view.checks).map((check) => `${cellTitle(tool, check)} (${check.pitfalls})`).join("; ")}`)}`);
     for (const check of failingChecks(tool, view.checks)) {
       const cell = tool.failures.filter((failure) => failure.column === check.key);
-      out.push(`  ${tool.cells[check.key] === "errored" ? paint("magenta", "!") : paint("red", "✗")} ${check.title}`);
+      out.push(`  ${tool.cells[check.key] === "errored" ? paint("magenta", "!") : paint("red", "✗")} ${cellTitle(tool, check)}`);
       // a few calls a cell: the rest are in the files
       const listed = cell.slice(0, Math.max(0, Math.min(3, maxCalls - shown)));
       for (const failure of listed) {
@@ -141,6 +146,31 @@ export function toolLines(view: McpToolsView, paint: Paint, maxText: number, max
       if (cell.length > listed.length) out.push(paint("dim", `      … and ${cell.length - listed.length} more call${cell.length - listed.length === 1 ? "" : "s"} (every one in the report files)`));
     }
   }
+  return out;
+}
+
+/** The most tools, and lines a tool, the terminal shows of the contract: the rest are in the report files. */
+const CONTRACT_TOOLS = 20;
+const CONTRACT_LINES = 8;
+
+/** The contract tools/list advertises, a tool at a time, each finding on a line. */
+function contractLines(contract: ContractView, paint: Paint, maxText: number): string[] {
+  const out = [paint("bold", `${CONTRACT_HEADING[0]!.toLowerCase()}${CONTRACT_HEADING.slice(1)}`)];
+  if (contract.tools.length === 0) return [...out, paint("green", `  ${CONTRACT_CLEAN}`)];
+  let left = 0;
+  for (const [i, tool] of contract.tools.entries()) {
+    if (i >= CONTRACT_TOOLS) {
+      left += tool.lines.length + tool.more;
+      continue;
+    }
+    out.push(`  ${paint("bold", clipText(oneLine(tool.tool), 80))}`);
+    for (const line of tool.lines.slice(0, CONTRACT_LINES)) out.push(`    ${paint(line.rule === "stricter" ? "red" : "yellow", "·")} ${clipText(oneLine(contractText(line)), maxText)}`);
+    const more = tool.lines.length - Math.min(tool.lines.length, CONTRACT_LINES) + tool.more;
+    if (more > 0) out.push(paint("dim", `    … and ${more} more`));
+  }
+  const rest = contract.tools.length - Math.min(contract.tools.length, CONTRACT_TOOLS);
+  if (rest > 0) out.push(paint("dim", `  … and ${rest} more tool${rest === 1 ? "" : "s"} with ${left} finding${left === 1 ? "" : "s"} (every one in the report files)`));
+  out.push(paint("dim", `  each rule and the sentence it follows from: ${CONTRACT_SOURCES}`));
   return out;
 }
 

@@ -1,15 +1,13 @@
 import { compareCodePoints } from "../../json/value.js";
 import { NAME_PATTERN } from "../../registry/names.js";
 import type { ToolList } from "../../subjects/mcp/client.js";
+import { MCP_NAME_PATTERN } from "../../subjects/mcp/lint.js";
 import type { Check } from "../run-row.js";
 import type { McpRow } from "./checks.js";
 
 // The rows of a server's tool list: the seed's rules that can be seen in tools/list (a list that
 // stays the same, names of the seed's pattern, no duplicates) are core; what MCP leaves open or
 // allows where the seed does not (any order; names of 1 to 128 of A-Za-z0-9_-.) is catalog.
-
-/** MCP's own rule for a tool name (2025-11-25): 1 to 128 of A-Za-z0-9, _, - and . */
-export const MCP_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 
 export interface ListRow extends McpRow {
   checks: Check[];

@@ -4,6 +4,7 @@ import { McpClient, type McpEndpoint, type ServerHello } from "../../subjects/mc
 import { UsageError } from "../../errors.js";
 import { acceptsFor, type McpAccept } from "../../subjects/mcp/accept.js";
 import { probesFor, type McpProbe } from "../../subjects/mcp/probes.js";
+import { lintTools, type ToolLint } from "../../subjects/mcp/lint.js";
 import { unlistedName } from "../../subjects/mcp/unlisted.js";
 import type { Answer } from "../../subjects/mcp/rpc.js";
 import { McpStartError } from "../../subjects/mcp/transport.js";
@@ -58,6 +59,8 @@ export interface McpRun {
   stopped?: { cause: string; interrupted?: string };
   /** Set when a failure of this tool's own, outside any one tool's rows, ended the run (its row is errored with it). */
   failure?: string;
+  /** The tools reached, their names and inputSchemas linted (information only, never a row): the tools with findings. */
+  lint?: ToolLint[];
 }
 
 const UNKNOWN_TOOL = "tool_conformance_no_such_tool";
@@ -84,11 +87,12 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
   const notes: string[] = [];
   const sent = new Map<string, string>();
   let failure: string | undefined;
-  /** Each invalid call's answer as first classed, so that the server's own refusal form, once learned, can re-read it. */
   /** The tools probed only with non-object arguments, each with why. */
   const unprobed: string[] = [];
   let probedCount = 0;
+  /** Each invalid call's answer as first classed, so that the server's own refusal form, once learned, can re-read it. */
   const answered: (Answered & { row: McpRow; pingAfter: string | undefined; refusalTier: Tier })[] = [];
+  let lint: ToolLint[] | undefined;
   const wanted = (row: McpRow) => options.tiers.includes(row.tier) && (!options.filters?.length || options.filters.some((f) => filterMatches(f, row)));
   const recorded = new Set<string>();
   const record = (row: McpRow, checks: Check[], ms: number, error?: string) => {
@@ -138,6 +142,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
         for (const row of serverRowsOf()) unanswered(row);
         return finish();
       }
+      (lint ??= []).push(...lintTools([tool]));
       try {
         broken = await probeTool(tool, runnable.has(tool.name), broken);
       } catch (error) {
@@ -247,7 +252,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
     if (client.restarts > 0) notes.push(`the server was started again ${client.restarts} time${client.restarts === 1 ? "" : "s"} after a crash or a hang`);
     const cause = stop.cause;
     const stopped = cause === undefined ? {} : { stopped: { cause, ...(stop.interrupted !== undefined ? { interrupted: stop.interrupted } : {}) } };
-    return { label: client.label, hello: client.hello, rows, results, notes, sent, startedAt, finishedAt: new Date(finished).toISOString(), ms: finished - started, ...(stderr ? { stderr } : {}), ...stopped, ...(failure !== undefined ? { failure } : {}) };
+    return { label: client.label, hello: client.hello, rows, results, notes, sent, startedAt, finishedAt: new Date(finished).toISOString(), ms: finished - started, ...(stderr ? { stderr } : {}), ...stopped, ...(failure !== undefined ? { failure } : {}), ...(lint ? { lint } : {}) };
   }
 }
 
