@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { compareCodePoints } from "../../json/value.js";
 import { classify, type Classed, type Verdict } from "../../run/mcp/classify.js";
 import { ran } from "../../run/mcp/classify-accepted.js";
-import { observed } from "../../run/mcp/observed.js";
+import { askAgain, observed, wouldOverrule } from "../../run/mcp/observed.js";
 import type { Schema, ValidationError } from "../../schema/compile.js";
 import { McpClient, type McpEndpoint, type ServerHello } from "../../subjects/mcp/client.js";
 import { namesOf } from "../../subjects/mcp/probes.js";
@@ -138,7 +138,14 @@ export async function fuzzMcp(endpoint: McpEndpoint, options: McpFuzzOptions): P
       if (window !== undefined) {
         const gone = classed.verdict === "crashed" || classed.verdict === "hung";
         const answered = gone ? false : (await client.ping()).kind === "result";
-        classed = observed(classed, answer, await window.close(answered));
+        let watched = await window.close(answered);
+        // as in score: an act that would overrule the text must be seen again when the call is sent once more
+        if (answered && wouldOverrule(classed, watched)) {
+          const again = await askAgain(client, () => client.call(tool, args), watched);
+          watched = again.seen;
+          if (again.gone) await client.restart().catch(() => undefined);
+        }
+        classed = observed(classed, answer, watched);
       }
       if (classed.verdict === "crashed" || classed.verdict === "hung") {
         const note = `${tool}: the server was started again after it ${classed.verdict === "hung" ? "hung" : "crashed"}`;

@@ -1,10 +1,13 @@
+import type { Act } from "../../subjects/sandbox/strace-line.js";
 import { distinctActs, type Observation } from "../../subjects/sandbox/witness.js";
+import type { McpClient } from "../../subjects/mcp/client.js";
 import type { Answer } from "../../subjects/mcp/rpc.js";
 import { resultText, saysError, type Classed } from "./classify.js";
 
 // Rule 0 of docs/mcp.md: what the sandbox saw decides before any text. A call during which the
 // server's processes started a program, reached for the network or wrote outside their own /tmp
-// ran, whatever the answer says ("ran, then failed" when the answer is an error). Seeing nothing
+// ran, whatever the answer says ("ran, then failed" when the answer is an error), once the same
+// call sent again shows the same sort of act (a server's own timer may fall into one window). Seeing nothing
 // proves nothing (a tool may run in memory): the text's verdict stands. Every verdict says what
 // was observed, or why nothing could be.
 
@@ -18,6 +21,8 @@ export interface Observed extends Classed {
 export function observed(classed: Classed, answer: Answer, seen: Observation): Observed {
   if (!seen.watched) return { ...classed, observed: `not observed (${seen.why})` };
   const acts = distinctActs(seen.acts.map((act) => act.what));
+  const once = seen.once?.length ? distinctActs(seen.once.map((act) => act.what)) : [];
+  if (acts.length === 0 && once.length > 0) return { ...classed, observed: `nothing of the call's own (seen once, not when it was sent again: ${listed(once)})` };
   if (acts.length === 0) return { ...classed, observed: "nothing observed" };
   const said = `ran: ${listed(acts)}`;
   if (classed.verdict === "ran" || classed.verdict === "ran, then failed" || classed.verdict === "crashed" || classed.verdict === "hung") return { ...classed, observed: said };
@@ -36,4 +41,36 @@ const MAX_SHOWN = 4;
 function listed(acts: readonly string[]): string {
   const more = acts.length > MAX_SHOWN ? `; and ${acts.length - MAX_SHOWN} more` : "";
   return acts.slice(0, MAX_SHOWN).join("; ") + more;
+}
+
+/** Whether what the sandbox saw would overrule the text's verdict: then the call is sent once more before it does (askAgain). */
+export function wouldOverrule(classed: Classed, seen: Observation): boolean {
+  return seen.watched && seen.acts.length > 0 && !["ran", "ran, then failed", "crashed", "hung"].includes(classed.verdict);
+}
+
+/** An act, by what it is rather than its details: a program by its name, else its kind (a name looked up, a connection, a write). */
+const sortOf = (act: Act) => (act.kind === "exec" ? `exec ${act.program ?? ""}` : act.kind);
+
+/**
+ * What the sandbox saw of a call sent twice: only its acts of a sort seen both times are the call's;
+ * the rest (an update check, a timer's lookup that fell into one window) are kept apart as `once`.
+ * A tool that runs acts each time it is called; a server's own timer does not keep its time with ours.
+ */
+export function seenTwice(first: Observation, second: Observation): Observation {
+  if (!first.watched || !second.watched) return first;
+  const again = new Set(second.acts.map(sortOf));
+  return { ...first, acts: first.acts.filter((act) => again.has(sortOf(act))), once: first.acts.filter((act) => !again.has(sortOf(act))) };
+}
+
+/**
+ * The call sent once more, watched: what was seen the first time, keeping only the sorts of act
+ * seen both times; `gone` when the server crashed, hung or stopped answering meanwhile (then the
+ * first time's observation stands whole, and the server must be started again).
+ */
+export async function askAgain(client: McpClient, ask: () => Promise<Answer>, first: Observation): Promise<{ seen: Observation; gone: boolean }> {
+  const window = client.watch();
+  const answer = await ask();
+  const answered = answer.kind !== "closed" && answer.kind !== "hung" && (await client.ping()).kind === "result";
+  const second = await window.close(answered);
+  return answered ? { seen: seenTwice(first, second), gone: false } : { seen: first, gone: true };
 }

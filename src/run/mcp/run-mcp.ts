@@ -18,7 +18,7 @@ import { classify, type Classed } from "./classify.js";
 import { listRows } from "./list-rows.js";
 import { RunStop, yieldToEventLoop } from "./stop.js";
 import { oneLine } from "../../report/reporters/text.js";
-import { observed, type Observed } from "./observed.js";
+import { askAgain, observed, wouldOverrule, type Observed } from "./observed.js";
 import { inForm, learnForm, type Answered } from "./refusal-form.js";
 
 // A server's own rows, run one call at a time (a crash is then the call's): the tool list twice,
@@ -321,9 +321,14 @@ async function askAndPing(client: McpClient, ask: () => Promise<Answer>, judge: 
   }
   const ping = await client.ping();
   const pingAfter = ping.kind === "result" ? undefined : `the ping after it: ${describe(ping)}`;
-  const seen = observed(classed, answer, await window.close(ping.kind === "result"));
-  return { checks: checksOf(seen, pingAfter), ms: answer.ms, restart: pingAfter !== undefined, answer, seen, pingAfter };
+  let watched = await window.close(ping.kind === "result");
+  let gone = false;
+  // an act that would overrule the text must be the call's: seen again when the same call is sent once more
+  if (pingAfter === undefined && wouldOverrule(classed, watched)) ({ seen: watched, gone } = await askAgain(client, ask, watched));
+  const seen = observed(classed, answer, watched);
+  return { checks: checksOf(seen, pingAfter), ms: answer.ms, restart: pingAfter !== undefined || gone, answer, seen, pingAfter };
 }
+
 
 async function restart(client: McpClient, notes: string[], stop: RunStop): Promise<string | undefined> {
   try {

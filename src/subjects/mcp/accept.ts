@@ -1,7 +1,7 @@
 import type { Section } from "../../corpus/rows.js";
 import { compile, SchemaError, type Schema } from "../../schema/compile.js";
-import { deeperThan, MAX_ITEMS, MAX_PROBE_DEPTH, MAX_SCHEMA_DEPTH, withinCap } from "./limits.js";
-import { pathLabel, setAt, valueAt, type Path } from "./paths.js";
+import { deeperThan, MAX_PROBE_DEPTH, MAX_SCHEMA_DEPTH } from "./limits.js";
+import { insideOf, pathLabel, setAt, type Path } from "./paths.js";
 import { inRange } from "./probes.js";
 import { isRecord, PATTERN_CANDIDATES, sampleOf, typesOf } from "./sample.js";
 
@@ -115,30 +115,11 @@ function edges({ add, valid }: Accepting, schema: Record<string, unknown>, root:
   }
 }
 
-/** The valid calls inside a property's own object, or its array's first element, on a base that holds one, proven valid. */
+/** The valid calls inside a property's own object, or its array's first element, on arguments that hold one, proven valid. */
 function nested(accepting: Accepting, sub: Record<string, unknown>, root: Json, path: Path, depth: number): void {
-  const inObject = hasInside(sub);
-  const inElement = !inObject && typesOf(sub).includes("array") && hasInside(sub.items);
-  if ((!inObject && !inElement) || depth + 1 > MAX_PROBE_DEPTH) return;
-  const current = valueAt(root, path);
-  let value: Json | undefined;
-  if (inObject) value = isRecord(current) ? current : sampleOf(sub);
-  else if (Array.isArray(current) && current.length > 0 && isRecord(current[0])) value = current;
-  else {
-    const element = sampleOf(sub.items);
-    value = element === undefined ? undefined : Array.from({ length: Math.max(1, withinCap(sub.minItems ?? 0, MAX_ITEMS) ?? 1) }, () => element);
-  }
-  const inside = inObject ? path : [...path, 0];
-  const base = value === undefined ? undefined : setAt(root, path, value);
-  if (base === undefined || !isRecord(valueAt(base, inside)) || !accepting.valid(base)) return;
-  edges(accepting, (inObject ? sub : sub.items) as Record<string, unknown>, base, inside, depth + 1);
-}
-
-/** Whether a schema describes an object with properties to put edge values in. */
-function hasInside(schema: unknown): boolean {
-  if (!isRecord(schema) || !isRecord(schema.properties)) return false;
-  const types = typesOf(schema);
-  return types.includes("object") || types.length === 0;
+  if (depth + 1 > MAX_PROBE_DEPTH) return;
+  const inside = insideOf(sub, root, path, accepting.valid);
+  if (inside !== undefined) edges(accepting, inside.schema, inside.base, inside.at, depth + 1);
 }
 
 /** A value that is never a tool's: put where a literal goes, then replaced by the literal's text. */

@@ -1,4 +1,5 @@
-import { isRecord } from "./sample.js";
+import { MAX_ITEMS, withinCap } from "./limits.js";
+import { isRecord, sampleOf, typesOf } from "./sample.js";
 
 // Places in a tool's arguments, as the seed writes an error's path without its `$`, and the
 // arguments with one value put at such a place: what nested probes and valid calls are made of.
@@ -39,4 +40,56 @@ export function valueAt(root: Json | undefined, path: Path): Json | undefined {
     else node = isRecord(node) ? (node as { [key: string]: Json })[segment] : undefined;
   }
   return node;
+}
+
+/** An object nested in the arguments, to work inside: its schema, the arguments holding it, and where it is. */
+export interface Inside {
+  schema: Record<string, unknown>;
+  base: Json;
+  at: Path;
+  /** What it is: a property's own object, or an array's first element. */
+  kind: "object" | "element";
+}
+
+/** Whether a schema describes an object with something to work on inside it (properties, required ones, or no other keys allowed). */
+function objectWithin(schema: unknown): boolean {
+  if (!isRecord(schema)) return false;
+  const types = typesOf(schema);
+  const object = types.includes("object") || (types.length === 0 && isRecord(schema.properties));
+  return object && (isRecord(schema.properties) || Array.isArray(schema.required) || schema.additionalProperties === false);
+}
+
+/** What object a property's schema holds to work inside: its own, or its array's elements. */
+function kindInside(sub: Record<string, unknown>): Inside["kind"] | undefined {
+  if (objectWithin(sub)) return "object";
+  return typesOf(sub).includes("array") && objectWithin(sub.items) ? "element" : undefined;
+}
+
+/** Whether a property's schema holds an object to work inside. */
+export function holdsObject(sub: Record<string, unknown>): boolean {
+  return kindInside(sub) !== undefined;
+}
+
+/**
+ * The object inside the property at `path` (its own, or its array's first element), on arguments
+ * that hold one: the property's value in `root` when it has one, else a sample of it, accepted by
+ * `valid` (the whole schema's verdict). Undefined when it holds none (holdsObject), or no valid
+ * arguments holding one were found.
+ */
+export function insideOf(sub: Record<string, unknown>, root: Json, path: Path, valid: (args: Json) => boolean): Inside | undefined {
+  const kind = kindInside(sub);
+  if (kind === undefined) return undefined;
+  const current = valueAt(root, path);
+  let value: Json | undefined;
+  if (kind === "object") value = isRecord(current) ? current : sampleOf(sub);
+  else if (Array.isArray(current) && current.length > 0 && isRecord(current[0])) value = current;
+  else {
+    const element = sampleOf(sub.items);
+    const fewest = Math.max(1, withinCap(sub.minItems ?? 0, MAX_ITEMS) ?? 1);
+    value = element === undefined ? undefined : Array.from({ length: fewest }, () => element);
+  }
+  const at = kind === "object" ? path : [...path, 0];
+  const base = value === undefined ? undefined : setAt(root, path, value);
+  if (base === undefined || !isRecord(valueAt(base, at)) || !valid(base)) return undefined;
+  return { schema: (kind === "object" ? sub : sub.items) as Record<string, unknown>, base, at, kind };
 }

@@ -1,6 +1,6 @@
 import type { Schema, ValidationError } from "../../schema/compile.js";
 import { beyond, MAX_ENUM, MAX_ITEMS, MAX_PROBE_DEPTH, MAX_PROBES, MAX_STRING, withinCap } from "./limits.js";
-import { pathLabel, setAt, valueAt, type Path } from "./paths.js";
+import { holdsObject, insideOf, pathLabel, setAt, valueAt, type Path } from "./paths.js";
 import { isRecord, sampleOf, typesOf } from "./sample.js";
 import { judgeable } from "./subset.js";
 
@@ -103,14 +103,6 @@ function samePath(segments: Path, at: Path): boolean {
   return segments.length === at.length && segments.every((segment, i) => segment === at[i]);
 }
 
-/** Whether a schema describes an object with something to probe inside it. */
-function probedInside(schema: unknown): boolean {
-  if (!isRecord(schema)) return false;
-  const types = typesOf(schema);
-  const object = types.includes("object") || (types.length === 0 && isRecord(schema.properties));
-  return object && (isRecord(schema.properties) || Array.isArray(schema.required) || schema.additionalProperties === false);
-}
-
 /**
  * The probes of the object at `at` in `root` (a base the reference proved valid) under `schema`,
  * then of the objects nested in it (a property's, an array's first element's), down to
@@ -170,30 +162,12 @@ function objectProbes(probing: Probing, schema: Record<string, unknown>, root: J
  * on a base that holds one (the property's value in the base, else a sample of it, proven valid).
  */
 function nestedProbes(probing: Probing, sub: Record<string, unknown>, root: Json, path: Path, depth: number): void {
-  const inObject = probedInside(sub);
-  const inElement = !inObject && typesOf(sub).includes("array") && probedInside(sub.items);
-  if (!inObject && !inElement) return;
+  if (!holdsObject(sub)) return;
   const label = pathLabel(path);
-  if (depth + 1 > MAX_PROBE_DEPTH) {
-    probing.cut.push(`${label}: not probed inside, it is nested more than ${MAX_PROBE_DEPTH} levels deep (the cap)`);
-    return;
-  }
-  const current = valueAt(root, path);
-  let value: Json | undefined;
-  if (inObject) value = isRecord(current) ? current : sampleOf(sub);
-  else if (Array.isArray(current) && current.length > 0 && isRecord(current[0])) value = current;
-  else {
-    const element = sampleOf(sub.items);
-    const fewest = Math.max(1, withinCap(sub.minItems ?? 0, MAX_ITEMS) ?? 1);
-    value = element === undefined ? undefined : Array.from({ length: fewest }, () => element);
-  }
-  const inside = inObject ? path : [...path, 0];
-  const base = value === undefined ? undefined : setAt(root, path, value);
-  if (base === undefined || !isRecord(valueAt(base, inside)) || !probing.valid(base)) {
-    probing.cut.push(`${label}: not probed inside, no valid ${inObject ? "object" : "element"} for it was found`);
-    return;
-  }
-  objectProbes(probing, (inObject ? sub : sub.items) as Record<string, unknown>, base, inside, depth + 1);
+  if (depth + 1 > MAX_PROBE_DEPTH) return void probing.cut.push(`${label}: not probed inside, it is nested more than ${MAX_PROBE_DEPTH} levels deep (the cap)`);
+  const inside = insideOf(sub, root, path, probing.valid);
+  if (inside === undefined) probing.cut.push(`${label}: not probed inside, no valid object or element for it was found`);
+  else objectProbes(probing, inside.schema, inside.base, inside.at, depth + 1);
 }
 
 function boundProbes(name: string, path: Path, sub: Record<string, unknown>, put: (value: Json) => Json, add: Add, cut: string[]): void {

@@ -30,6 +30,8 @@ export type Observation =
       acts: Act[];
       /** Acts in the call's window that are not the call's (an earlier call acting late). */
       late: Act[];
+      /** Acts seen in the call's window once, and not when the same call was sent again: a timer of the server's own, not the call's. */
+      once?: Act[];
     };
 
 /** A call's window: opened just before the call is written, closed just after its ping's answer is read. */

@@ -45,9 +45,9 @@ function score(name: string, tools: string[], sandboxed: boolean): Run {
 }
 
 let all: Run | undefined;
-/** One run of every tool, in the order the harness calls them: connect, detect, fork, late, quiet, shell, write. */
+/** One run of every tool, in the order the harness calls them: connect, detect, first, fork, late, quiet, shell, write. */
 function everyTool(): Run {
-  all ??= score("all", ["shell", "write", "connect", "fork", "late", "detect", "quiet"], true);
+  all ??= score("all", ["shell", "write", "connect", "fork", "late", "detect", "quiet", "first"], true);
   return all;
 }
 
@@ -124,6 +124,16 @@ describe("the sandbox as a witness", () => {
     const shown = rows.flatMap((row) => row.checks.flatMap((check) => (check.actual?.observed !== undefined ? [check.actual.observed] : [])));
     expect(shown.length).toBeGreaterThan(0);
     for (const observed of shown) expect(observed).toBe("not observed (no sandbox)");
+  }, 120_000);
+});
+
+describe("a server's own one-off act is not the call's", () => {
+  test.skipIf(machine.lacking)(`an act in one call's window that does not recur when the same call is sent again is shown apart, and the refusal stands ${machine.tag}`, () => {
+    const rows = rowsOf(everyTool(), "first");
+    for (const row of rows) expect(refused(row).pass, row.id).toBe(true);
+    // a passing check keeps no actual in report.jsonl: the row's failing one (its refusal names nothing) shows it
+    const once = rows.filter((row) => row.checks.some((check) => String(check.actual?.observed).startsWith("nothing of the call's own (seen once, not when it was sent again: started `/bin/true`)")));
+    expect(once.map((row) => row.id)).toEqual(["mcp/first/non-object/array"]);
   }, 120_000);
 });
 
