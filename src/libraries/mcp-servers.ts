@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { UsageError } from "../errors.js";
@@ -194,15 +194,17 @@ export function sdkOf(folder: string, entry: McpServerEntry): string | undefined
  * A file not readable by all, or on another file system, is copied instead, so the original's mode
  * is never changed.
  */
-function linkTree(from: string, to: string): void {
+function linkTree(from: string, to: string, top = true): void {
   chmodSync(to, 0o755);
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const source = join(from, entry.name);
     const target = join(to, entry.name);
-    if (entry.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
-    else if (entry.isDirectory()) {
+    // the folder's own node_modules may be a link to an install elsewhere (a work tree's): mirrored, since the sandbox sees only the copy
+    const linkedFolder = top && entry.isSymbolicLink() && statSync(source).isDirectory();
+    if (entry.isSymbolicLink() && !linkedFolder) symlinkSync(readlinkSync(source), target);
+    else if (entry.isDirectory() || linkedFolder) {
       mkdirSync(target);
-      linkTree(source, target);
+      linkTree(linkedFolder ? realpathSync(source) : source, target, false);
     } else {
       const mode = statSync(source).mode;
       let linked = (mode & 0o444) === 0o444 && (mode & 0o111 ? (mode & 0o111) === 0o111 : true);
