@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { compareCodePoints } from "../../json/value.js";
 import { classify, type Classed, type Verdict } from "../../run/mcp/classify.js";
 import { ran } from "../../run/mcp/classify-accepted.js";
-import { askAgain, observed, wouldOverrule } from "../../run/mcp/observed.js";
+import { apartFromEveryCall, askAgain, everyCallActs, observed, wouldOverrule } from "../../run/mcp/observed.js";
+import { unlistedName } from "../../subjects/mcp/unlisted.js";
 import type { Schema, ValidationError } from "../../schema/compile.js";
 import { McpClient, type McpEndpoint, type ServerHello } from "../../subjects/mcp/client.js";
 import { namesOf } from "../../subjects/mcp/probes.js";
@@ -126,6 +127,9 @@ export async function fuzzMcp(endpoint: McpEndpoint, options: McpFuzzOptions): P
     const listed = await client.listTools();
     if (!("list" in listed)) throw new SubjectError(`tools/list failed: ${listed.failed.kind === "error" ? listed.failed.text : listed.failed.kind}`, client.stderrTail());
     const targets = targetsOf(listed.list.tools, options.seed);
+    // as in score: what the server does on every call, a call of a tool that does not exist included, is no tool's
+    const everyCall = client.witnessed ? await everyCallActs(client, unlistedName("tool_conformance_no_such_tool", listed.list.tools.map((tool) => String((tool as { name?: unknown }).name)))) : new Set<string>();
+    if (client.closed !== undefined) await client.restart();
     let stopped: McpFuzzOutcome["stopped"] = "runs";
     /** One call, classed; a server that crashed or hung is started again. */
     let gone: string | undefined;
@@ -138,7 +142,7 @@ export async function fuzzMcp(endpoint: McpEndpoint, options: McpFuzzOptions): P
       if (window !== undefined) {
         const gone = classed.verdict === "crashed" || classed.verdict === "hung";
         const answered = gone ? false : (await client.ping()).kind === "result";
-        let watched = await window.close(answered);
+        let watched = apartFromEveryCall(await window.close(answered), everyCall);
         // as in score: an act that would overrule the text must be seen again when the call is sent once more
         if (answered && wouldOverrule(classed, watched)) {
           const again = await askAgain(client, () => client.call(tool, args), watched);

@@ -22,6 +22,8 @@ export function observed(classed: Classed, answer: Answer, seen: Observation): O
   if (!seen.watched) return { ...classed, observed: `not observed (${seen.why})` };
   const acts = distinctActs(seen.acts.map((act) => act.what));
   const once = seen.once?.length ? distinctActs(seen.once.map((act) => act.what)) : [];
+  const everyCall = seen.everyCall?.length ? distinctActs(seen.everyCall.map((act) => act.what)) : [];
+  if (acts.length === 0 && everyCall.length > 0) return { ...classed, observed: `nothing of the tool's own (the server does as much on a call of a tool that does not exist: ${listed(everyCall)})` };
   if (acts.length === 0 && once.length > 0) return { ...classed, observed: `nothing of the call's own (seen once, not when it was sent again: ${listed(once)})` };
   if (acts.length === 0) return { ...classed, observed: "nothing observed" };
   const said = `ran: ${listed(acts)}`;
@@ -50,6 +52,33 @@ export function wouldOverrule(classed: Classed, seen: Observation): boolean {
 
 /** An act, by what it is rather than its details: a program by its name, else its kind (a name looked up, a connection, a write). */
 const sortOf = (act: Act) => (act.kind === "exec" ? `exec ${act.program ?? ""}` : act.kind);
+
+/** The sorts of act a server does on every call: those seen both times a tool that does not exist was called (none when not watched). */
+export async function everyCallActs(client: McpClient, unlisted: string): Promise<Set<string>> {
+  const sorts: Set<string>[] = [];
+  for (let i = 0; i < 2; i++) {
+    const window = client.watch();
+    const answer = await client.call(unlisted, {});
+    const answered = answer.kind !== "closed" && answer.kind !== "hung" && (await client.ping()).kind === "result";
+    const seen = await window.close(answered);
+    if (!answered || !seen.watched) return new Set();
+    sorts.push(new Set(seen.acts.map(sortOf)));
+  }
+  return new Set([...sorts[0]!].filter((sort) => sorts[1]!.has(sort)));
+}
+
+/** A sort of act in words: `starts python3`, `looks up a name`. */
+export function sortInWords(sort: string): string {
+  if (sort.startsWith("exec ")) return `starts ${sort.slice(5)}`;
+  return { lookup: "looks up a name", connect: "connects to an address", write: "writes a file" }[sort] ?? sort;
+}
+
+/** What the sandbox saw, the sorts of act the server does on every call set apart: they are not the tool's. */
+export function apartFromEveryCall(seen: Observation, sorts: ReadonlySet<string>): Observation {
+  if (!seen.watched || sorts.size === 0) return seen;
+  const every = seen.acts.filter((act) => sorts.has(sortOf(act)));
+  return every.length === 0 ? seen : { ...seen, acts: seen.acts.filter((act) => !sorts.has(sortOf(act))), everyCall: every };
+}
 
 /**
  * What the sandbox saw of a call sent twice: only its acts of a sort seen both times are the call's;

@@ -18,7 +18,7 @@ import { classify, type Classed } from "./classify.js";
 import { listRows } from "./list-rows.js";
 import { RunStop, yieldToEventLoop } from "./stop.js";
 import { oneLine } from "../../report/reporters/text.js";
-import { askAgain, observed, wouldOverrule, type Observed } from "./observed.js";
+import { apartFromEveryCall, askAgain, everyCallActs, observed, sortInWords, wouldOverrule, type Observed } from "./observed.js";
 import { inForm, learnForm, type Answered } from "./refusal-form.js";
 
 // A server's own rows, run one call at a time (a crash is then the call's): the tool list twice,
@@ -93,6 +93,8 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
   /** Each invalid call's answer as first classed, so that the server's own refusal form, once learned, can re-read it. */
   const answered: (Answered & { row: McpRow; pingAfter: string | undefined; refusalTier: Tier })[] = [];
   let lint: ToolLint[] | undefined;
+  /** The sorts of act the server does on every call, as the witness saw (observed.ts): set apart from each call's. */
+  let everyCall: ReadonlySet<string> = new Set<string>();
   const wanted = (row: McpRow) => options.tiers.includes(row.tier) && (!options.filters?.length || options.filters.some((f) => filterMatches(f, row)));
   const recorded = new Set<string>();
   const record = (row: McpRow, checks: Check[], ms: number, error?: string) => {
@@ -133,7 +135,11 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
     notes.push(...cuts);
     // a cut list is never a clean pass: a row says what was left unprobed
     if (cuts.length > 0 && wanted(WHOLE_ROW)) record(WHOLE_ROW, [], 0, cuts.join("; "));
-    let broken: string | undefined;
+    const unknownTool = unlistedName(UNKNOWN_TOOL, named.map((tool) => tool.name));
+    // under the witness: what the server does on every call (a call of a tool that does not exist, twice) is not any tool's
+    if (client.witnessed) everyCall = (await stop.race(everyCallActs(client, unknownTool))) ?? everyCall;
+    if (everyCall.size > 0) notes.push(`on every call, a call of a tool that does not exist included, the server ${[...everyCall].map(sortInWords).join(", ")} (the sandbox saw it twice): not blamed on any tool`);
+    let broken: string | undefined = client.closed === undefined ? undefined : await restart(client, notes, stop);
     for (const [index, tool] of probed.entries()) {
       // between tools: a signal handler or the budget's timer gets its turn, however heavy the probes are to make
       await yieldToEventLoop();
@@ -154,7 +160,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
       for (const row of serverRowsOf()) unanswered(row);
       return finish();
     }
-    if (broken === undefined) await serverRows(client, wanted, record, sent, notes, stop, unlistedName(UNKNOWN_TOOL, named.map((tool) => tool.name)));
+    if (broken === undefined) await serverRows(client, wanted, record, sent, notes, stop, unknownTool, everyCall);
     else for (const row of serverRowsOf()) if (wanted(row)) record(row, [], 0, broken);
   } catch (error) {
     if (error instanceof SubjectError || error instanceof UsageError) throw error;
@@ -188,7 +194,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
       sent.set(row.id, `tools/call ${JSON.stringify({ name: probe.tool, arguments: probe.arguments })}`);
       // arguments that are not an object break tools/call's own schema: any protocol error refuses them
       const refusalTier = probe.rule === "type/object" ? "catalog" : "core";
-      const outcome = await stop.race(callAndPing(client, probe.tool, probe.arguments, probe.names, refusalTier));
+      const outcome = await stop.race(callAndPing(client, probe.tool, probe.arguments, probe.names, everyCall, refusalTier));
       if (outcome === undefined) {
         unanswered(row);
         continue;
@@ -214,7 +220,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
         continue;
       }
       sent.set(row.id, `tools/call {"name":${JSON.stringify(call.tool)},"arguments":${call.text}}`);
-      const outcome = await stop.race(askAndPing(client, () => client.callText(call.tool, call.text), (answer) => classifyAccepted(answer, call.names), acceptChecks));
+      const outcome = await stop.race(askAndPing(client, () => client.callText(call.tool, call.text), (answer) => classifyAccepted(answer, call.names), acceptChecks, everyCall));
       if (outcome === undefined) {
         unanswered(row);
         continue;
@@ -291,12 +297,13 @@ function probeRow(probe: McpProbe): McpRow {
 }
 
 /** One invalid call, classed, then a ping: whether the server must be started again. */
-function callAndPing(client: McpClient, tool: string, args: unknown, names: string[][], refusalTier: Tier = "core"): Promise<Asked> {
+function callAndPing(client: McpClient, tool: string, args: unknown, names: string[][], everyCall: ReadonlySet<string>, refusalTier: Tier = "core"): Promise<Asked> {
   return askAndPing(
     client,
     () => client.call(tool, args),
     (answer) => classify(answer, names),
     (classed, pingAfter) => callChecks(classed, pingAfter, "core", refusalTier),
+    everyCall,
   );
 }
 
@@ -311,17 +318,17 @@ interface Asked {
 }
 
 /** One call sent, its answer classed (and overruled by what the sandbox saw in its window) and made checks, then a ping unless the server is already gone. */
-async function askAndPing(client: McpClient, ask: () => Promise<Answer>, judge: (answer: Answer) => Classed, checksOf: (classed: Observed, pingAfter: string | undefined) => Check[]): Promise<Asked> {
+async function askAndPing(client: McpClient, ask: () => Promise<Answer>, judge: (answer: Answer) => Classed, checksOf: (classed: Observed, pingAfter: string | undefined) => Check[], everyCall: ReadonlySet<string>): Promise<Asked> {
   const window = client.watch();
   const answer = await ask();
   const classed = judge(answer);
   if (classed.verdict === "crashed" || classed.verdict === "hung") {
-    const seen = observed(classed, answer, await window.close(false));
+    const seen = observed(classed, answer, apartFromEveryCall(await window.close(false), everyCall));
     return { checks: checksOf(seen, undefined), ms: answer.ms, restart: true, answer, seen, pingAfter: undefined };
   }
   const ping = await client.ping();
   const pingAfter = ping.kind === "result" ? undefined : `the ping after it: ${describe(ping)}`;
-  let watched = await window.close(ping.kind === "result");
+  let watched = apartFromEveryCall(await window.close(ping.kind === "result"), everyCall);
   let gone = false;
   // an act that would overrule the text must be the call's: seen again when the same call is sent once more
   if (pingAfter === undefined && wouldOverrule(classed, watched)) ({ seen: watched, gone } = await askAgain(client, ask, watched));
@@ -354,12 +361,12 @@ function serverRowsOf(): McpRow[] {
 }
 
 /** The server's own rows; `unknownTool` is a name the server does not list. */
-async function serverRows(client: McpClient, wanted: (row: McpRow) => boolean, record: Recorder, sent: Map<string, string>, notes: string[], stop: RunStop, unknownTool: string): Promise<void> {
+async function serverRows(client: McpClient, wanted: (row: McpRow) => boolean, record: Recorder, sent: Map<string, string>, notes: string[], stop: RunStop, unknownTool: string, everyCall: ReadonlySet<string>): Promise<void> {
   const unknown = UNKNOWN_ROW;
   const unanswered = (row: McpRow) => stop.interrupted === undefined && wanted(row) && record(row, [], 0, stop.cause);
   if (wanted(unknown)) {
     sent.set(unknown.id, `tools/call ${JSON.stringify({ name: unknownTool, arguments: {} })}`);
-    const outcome = await stop.race(callAndPing(client, unknownTool, {}, [[unknownTool]]));
+    const outcome = await stop.race(callAndPing(client, unknownTool, {}, [[unknownTool]], everyCall));
     if (outcome === undefined) return serverRowsOf().forEach(unanswered);
     // that the refusal names the tool is our wording's business, not the seed's
     record(unknown, outcome.checks.map((check) => (check.what === WHAT.named ? { ...check, tier: "catalog" } : check)), outcome.ms);

@@ -32,6 +32,8 @@ export type Observation =
       late: Act[];
       /** Acts seen in the call's window once, and not when the same call was sent again: a timer of the server's own, not the call's. */
       once?: Act[];
+      /** Acts of a sort the server does on every call, a call of a tool that does not exist included (telemetry, a log): not the tool's. */
+      everyCall?: Act[];
     };
 
 /** A call's window: opened just before the call is written, closed just after its ping's answer is read. */

@@ -137,6 +137,17 @@ describe("a server's own one-off act is not the call's", () => {
   }, 120_000);
 });
 
+describe("what a server does on every call is no tool's", () => {
+  test.skipIf(machine.lacking)(`a program the server runs on every call, a call of a tool it does not list included, is set apart; a tool's own program still counts ${machine.tag}`, () => {
+    const run = score("telemetry", ["--telemetry", "quiet", "shell"], true);
+    for (const row of rowsOf(run, "quiet")) expect(refused(row).pass, row.id).toBe(true);
+    const apart = rowsOf(run, "quiet").filter((row) => row.checks.some((check) => String(check.actual?.observed).startsWith("nothing of the tool's own (the server does as much on a call of a tool that does not exist: started `/bin/echo called`)")));
+    expect(apart.length).toBeGreaterThan(0);
+    for (const row of rowsOf(run, "shell")) expect(refused(row).actual?.observed, row.id).toMatch(/^ran: started `sh -c exit 1`$/);
+    expect(run.flags.join("\n")).toContain("on every call, a call of a tool that does not exist included, the server starts echo (the sandbox saw it twice): not blamed on any tool");
+  }, 120_000);
+});
+
 describe("fuzz --mcp with the sandbox as a witness", () => {
   test.skipIf(machine.lacking)(`a tool that runs a program and answers in a refusal's words is found as ran, with what was seen; without the sandbox its text alone finds nothing ${machine.tag}`, () => {
     const folder = join(base, "fuzz");
