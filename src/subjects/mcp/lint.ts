@@ -1,5 +1,6 @@
 import { NAME_PATTERN } from "../../registry/names.js";
 import { deeperThan, MAX_SCHEMA_DEPTH } from "./limits.js";
+import { isRecord } from "./sample.js";
 import { judgeable } from "./subset.js";
 
 // The contract a server advertises in tools/list, read before any call: what each tool's name and
@@ -117,8 +118,4 @@ function boundsString(schema: Record<string, unknown>): boolean {
 function typeNames(type: unknown): Set<string> {
   if (typeof type === "string") return new Set([type]);
   return new Set(Array.isArray(type) ? type.filter((name): name is string => typeof name === "string") : []);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
