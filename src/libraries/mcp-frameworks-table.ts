@@ -2,7 +2,7 @@ import { formatPercent } from "../judge/scoring.js";
 import type { ReportRow } from "../report/report.js";
 import { markdownCell, markdownText } from "../report/reporters/inert.js";
 import type { ScoredMcpServer, WorkedCall } from "./mcp-servers.js";
-import { clip, compact, saidOf, serverSection } from "./mcp-servers-table.js";
+import { clip, compact, saidOf, serverSection, steadyPaths } from "./mcp-servers-table.js";
 
 // docs/mcp-frameworks.md: one small server per MCP server framework (implementations/mcp-frameworks/),
 // each serving the same tools, scored on both sides: invalid calls (refused?) and valid ones (run?).
@@ -78,7 +78,7 @@ export function mcpFrameworksMarkdown(servers: ScoredMcpServer[]): string {
   out.push("", `**How a refusal reads**: the seed's worked call, \`get_weather\` with \`${WORKED_CALL.argumentsText}\` (no \`city\`, \`days\` a string, \`unit\` not listed, \`country\` unknown), answered by each:`, "", "| framework | its answer |", "| --- | --- |");
   for (const server of servers) out.push(`| ${server.entry.name} | ${server.worked !== undefined ? markdownCell(clip(compact(server.worked)).slice(0, REFUSAL_CHARS + 1)) : "–"} |`);
   for (const server of servers) out.push("", ...serverSection(server));
-  return `${out.join("\n")}\n`;
+  return `${out.map(steadyPaths).join("\n")}\n`;
 }
 
 function anchor({ entry, version }: ScoredMcpServer): string {

@@ -15,6 +15,7 @@ interface Said {
   answer?: string;
   text?: string;
   rule?: string;
+  observed?: string;
 }
 
 /** The page's columns, in order; a row's cells are read back by them (mcp-servers-page.ts). */
@@ -164,17 +165,24 @@ export function serverSection({ entry, version, report }: ScoredMcpServer): stri
   const notes = report.summary.flags?.filter((flag) => flag.startsWith("mcp: ") && !flag.startsWith("mcp: protocol version")) ?? [];
   if (notes.length > 0) out.push(...notes.map((note) => `- ${markdownText(steady(note.slice(5)))}`), "");
   while (out.at(-1) === "") out.pop();
-  return out;
+  return out.map(steadyPaths);
+}
+
+/** The servers' folder as each run names it (a fresh temporary folder), written the same on every run. */
+export function steadyPaths(line: string): string {
+  return line.replace(/[^\s"'`(]*tool-conformance-mcp-servers-[A-Za-z0-9]{6}/g, () => "$SERVERS");
 }
 
 /**
  * A note as it reads from run to run: what the sandbox saw outside any call, each act once, without
- * its count (a server's timers fire as often as the run lasts); every other note as it is.
+ * its count (a server's timers fire as often as the run lasts), a lookup without its details; every
+ * other note as it is.
  */
 export function steady(note: string): string {
   const seen = /^(the sandbox saw, [^:]+): (.*)$/s.exec(note);
   if (!seen) return note;
-  const acts = [...new Set(seen[2]!.split("; ").map((act) => act.replace(/ \(\d+ times\)$/, "")))].sort();
+  // a name looked up is said as such: which file or server the resolver tried first is the timer's luck
+  const acts = [...new Set(seen[2]!.split("; ").map((act) => act.replace(/ \(\d+ times\)$/, "").replace(/^looked up a name: .*$/s, "looked up a name")))].sort();
   return `${seen[1]}: ${acts.join("; ")}`;
 }
 
@@ -200,9 +208,10 @@ function toolsOf(rows: ReportRow[]): Set<string> {
   return new Set(rows.filter((row) => row.id.startsWith("mcp/")).map((row) => row.id.split("/")[1]!));
 }
 
-/** The tools that ran on at least one invalid call (answered "ran" or "ran, then failed"). */
+/** The tools that ran on at least one invalid call (answered "ran" or "ran, then failed", or seen by the sandbox to act). */
 export function toolsThatRan(rows: ReportRow[]): Set<string> {
-  const ran = rows.filter((row) => row.id.startsWith("mcp/") && row.checks.some((c) => saidOf(c.actual)?.answer?.startsWith("ran")));
+  // a call that hung or crashed while the sandbox saw the tool act ran too (a browser started, slower than the timeout)
+  const ran = rows.filter((row) => row.id.startsWith("mcp/") && row.checks.some((c) => saidOf(c.actual)?.answer?.startsWith("ran") || saidOf(c.actual)?.observed?.startsWith("ran:")));
   return new Set(ran.map((row) => row.id.split("/")[1]!));
 }
 

@@ -95,6 +95,14 @@ function subjectValue(value: unknown, max: number): { value: unknown; size: numb
   }
   if (json === undefined) return { value, size: 0 };
   if (json.length <= max) return { value, size: json.length };
+  // a record keeps its shape ({"ran": true, "text": …}) with its long strings clipped, when that is enough: what it says stays readable
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const members = Object.entries(value as Record<string, unknown>);
+    const share = Math.floor(max / (2 * Math.max(1, members.length)));
+    const clipped = Object.fromEntries(members.map(([key, member]) => [key, typeof member === "string" && member.length > share ? subjectText(member, share) : member]));
+    const again = JSON.stringify(clipped);
+    if (again.length <= max) return { value: clipped, size: again.length };
+  }
   return { value: subjectText(json, max), size: max };
 }
 

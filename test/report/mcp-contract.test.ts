@@ -167,3 +167,17 @@ describe("every reporter shows it beside the per-tool table, inert", () => {
     expect(lines.filter((line) => line.startsWith("::error")).every((line) => !line.includes("the contract"))).toBe(true);
   });
 });
+
+describe("a long answer in a check's actual", () => {
+  it("keeps the actual's shape, its long text clipped: a tool that ran on 100,000 characters of output is still seen to have run", () => {
+    const checks: Check[] = [{ level: "verdict", tier: "core", what: "refused before the tool runs", expected: { ran: false }, actual: { ran: true, answer: "ran", text: "h".repeat(100_000), rule: "a normal result" }, pass: false }];
+    const long = [row("mcp/t/extra-property", "mcp/additionalProperties", checks)];
+    const scores = score(long, options);
+    const run = { label: "mcp:x", hello: { ready: true as const, version: 0, implementation: { name: "x", language: "MCP 2025-11-25" }, profiles: ["ag02"], capabilities: ["mcp"] }, results: long, startedAt: "2026-01-01T00:00:00.000Z", finishedAt: "2026-01-01T00:00:01.000Z", ms: 1 };
+    const built = buildReport(run, { ...options, profile: "ag02", filters: {}, corpusRows: 1, scores, diagnosis: { failing: 1, errored: 0, matches: [], unexplained: [], lines: [] }, diagnosed: false });
+    const actual = built.rows[0]!.checks[0]!.actual as { ran: boolean; answer: string; text: string; rule: string };
+    expect(actual).toMatchObject({ ran: true, answer: "ran", rule: "a normal result" });
+    expect(actual.text).toMatch(/^h+… \([\d,]+ more characters\)$/);
+    expect(JSON.stringify(actual).length).toBeLessThanOrEqual(SUBJECT_TEXT_CAPS.check);
+  });
+});
