@@ -24,7 +24,9 @@ export const FAILURE_MARKERS = new RegExp(
   [
     String.raw`\b(TypeError|ReferenceError|RangeError|SyntaxError|EvalError)\b`,
     String.raw`\b(AttributeError|KeyError|IndexError|NameError|UnboundLocalError|ZeroDivisionError|OSError|FileNotFoundError|PermissionError|IsADirectoryError|NotADirectoryError|BrokenPipeError|ConnectionError|ConnectionRefusedError|ConnectionResetError|CalledProcessError)\b`,
-    "cannot read propert|is not a function|is not defined|undefined is not|null is not",
+    "cannot read propert|is not a function|is not defined|undefined is not|null is not|is not iterable|is not a constructor",
+    // Node's own message for a bad argument to its API (fs.writeFileSync's data), with or without its code
+    String.raw`\bThe "[^"]+" argument must be\b`,
     String.raw`\bat \S+ \(.*:\d+:\d+\)|Traceback \(most recent call last\)|\bpanic:`,
     String.raw`\bE(NOENT|ACCES|PERM|ROFS|EXIST|ISDIR|NOTDIR|NOTEMPTY|NOSPC|MFILE|PIPE|CONNREFUSED|CONNRESET|CONNABORTED|NETUNREACH|HOSTUNREACH|ADDRNOTAVAIL|TIMEDOUT|NOTFOUND|AI_AGAIN)\b`,
     // Node's own error codes for a call of its API gone wrong (ERR_INVALID_ARG_TYPE from fs inside a handler), none a validator's
@@ -38,7 +40,7 @@ export const FAILURE_MARKERS = new RegExp(
 );
 
 /** Words of a refusal of arguments. */
-export const REFUSAL_MARKERS = /invalid|validation|required|expected|\bmust\b|\bshould\b|not allowed|unrecogni[sz]ed|unexpected|unknown (key|propert|field|argument|param)|additional propert|not one of|too (small|big|long|short)|at (least|most)|greater than|less than|missing|\benum\b|schema|not a valid|not found|unknown tool|no such tool|does not exist/i;
+export const REFUSAL_MARKERS = /invalid|validation|required|expected|\bmust\b|\bshould\b|\b(has|have|needs?) to be\b|cannot be empty|not allowed|unrecogni[sz]ed|unexpected|unknown (key|propert|field|argument|param)|additional propert|not one of|too (small|big|long|short)|at (least|most)|greater than|less than|missing|\benum\b|schema|not a valid|not found|unknown tool|no such tool|does not exist/i;
 
 /** A normal result that says it is an error: it starts so, or is a JSON object with an error member. */
 export function saysError(text: string): boolean {
@@ -53,9 +55,10 @@ export function saysError(text: string): boolean {
   }
 }
 
-/** A normal result that opens with a refusal's word ("Unknown operation: …", "Invalid days"): a handler's own check, told as a result. */
+/** A normal result that opens with a refusal's word ("Unknown operation: …", "Invalid days"), or does so after a lead-in ending "failed:": a handler's own check, told as a result. */
 export function opensRefusing(text: string): boolean {
-  return /^\s*(unknown|invalid|missing|unsupported|unrecogni[sz]ed|illegal|bad)\b/i.test(text);
+  // also behind a handler's own lead-in: `Node management operation failed: Unknown operation: 12.5`
+  return /^\s*(?:[^:\n]{0,80}\bfailed:\s*)?(unknown|invalid|missing|unsupported|unrecogni[sz]ed|illegal|bad)\b/i.test(text);
 }
 
 /** Whether `text` mentions the first token of one of the alternatives (the property, for an element's error). */
@@ -89,6 +92,8 @@ function mentions(text: string, token: string): boolean {
       // a path's last name, ending the text or a clause (zod's `at relations[0].to`)
       String.raw`(?<=[\w\]]\.)${escaped}(?=$|[\s,;)])`,
       String.raw`(?<=^[ \t]*|\n[ \t]*)${escaped}(?=:)`,
+      // a field of a list of issues, between a clause's colon and its own (fastmcp: `validation failed: q: Invalid input`)
+      String.raw`(?<=[:,] )${escaped}(?=: )`,
       String.raw`(?<=\b(?:property|field|key|argument|parameter|param)s?:? )${escaped}(?![A-Za-z0-9_])`,
       String.raw`(?<=\bat )${escaped}(?=$|[\n,;)])`,
     ];
@@ -138,7 +143,8 @@ export function classify(answer: Answer, expected: readonly (readonly string[])[
       if (code === -32602) return names(text, expected) ? { verdict: "refused", text: shown, rule: "-32602 naming the argument" } : { verdict: "refused without saying what", text: shown, rule: "-32602 naming nothing wrong", partly: namesPart(text, expected) };
       // an old SDK server answers its tool's own failure as -32603 too: the tool ran (a request that reached for the network)
       if (FAILURE_MARKERS.test(text)) return { verdict: "ran, then failed", text: shown, rule: `a JSON-RPC error (${String(code)}) whose text is the tool's own failure` };
-      return { verdict: "unreadable refusal", text: shown, rule: `a JSON-RPC error other than -32602 (${String(code)})` };
+      if (REFUSAL_MARKERS.test(text)) return { verdict: "unreadable refusal", text: shown, rule: `a JSON-RPC error other than -32602 (${String(code)}) in a refusal's words` };
+      return { verdict: "cannot tell", text: shown, rule: `a JSON-RPC error other than -32602 (${String(code)}) with neither a refusal's words nor a failure's` };
     }
     case "result": {
       const text = resultText(answer.result);

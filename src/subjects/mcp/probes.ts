@@ -75,7 +75,9 @@ export function probesFor(tool: string, inputSchema: unknown): ToolProbes {
   let unprobed: string | undefined;
   if (schema && !judged.unjudged) {
     const why: string[] = [];
-    const base = sampleOf(root, 0, why);
+    // a base from the schema as the server wrote it first (its formats kept: its validator may check them), when the loosened one accepts it
+    const asWritten = isRecord(inputSchema) ? sampleOf(inputSchema) : undefined;
+    const base = asWritten !== undefined && isRecord(asWritten) && schema.validate(asWritten as never).length === 0 ? asWritten : sampleOf(root, 0, why);
     // a base the reference does not prove valid would hide a probe's own fault behind its own
     const wrong = isRecord(base) ? schema.validate(base as never) : [];
     const valid = (args: Json) => schema.validate(args as never).length === 0;

@@ -23,10 +23,12 @@ describe("classing an answer to an invalid call", () => {
   test("-32602 naming nothing is refused without saying what", () => {
     expect(classify(rpcError(-32602, "Invalid params"), days).verdict).toBe("refused without saying what");
   });
-  test("-32603 is an unreadable refusal, whatever it says", () => {
+  test("-32603 in a refusal's words is an unreadable refusal; in neither a refusal's words nor a failure's, cannot tell", () => {
     const classed = classify(rpcError(-32603, "days: expected integer"), days);
     expect(classed.verdict).toBe("unreadable refusal");
     expect(classed.text).toBe("JSON-RPC error -32603: days: expected integer");
+    // mcp-server-kubernetes: a port-forward the tool looked up and did not find, its own business
+    expect(classify(rpcError(-32603, "Port-forward with id x closed"), days).verdict).toBe("cannot tell");
   });
   test("-32603 whose text is the tool's own failure is not a refusal: the tool ran (server-github's form, no network in the sandbox)", () => {
     const classed = classify(rpcError(-32603, "fetch failed"), days);
@@ -145,5 +147,26 @@ describe("naming the argument in the server's own forms", () => {
     expect(names("Invalid input: expected record, received array", [["object"]])).toBe(true);
     expect(names("arguments must be a dict", [["object"]])).toBe(true);
     expect(names("arguments must be given", [["object"]])).toBe(false);
+  });
+});
+
+// Texts real servers sent, replayed by hand by a reviewer who had not seen this code (mcp-server-kubernetes
+// 4.1.7, discogs-mcp-server 0.5.7 on fastmcp, @shortcut/mcp 0.25.0), each judged from the handler's source.
+describe("texts of servers reviewed by hand", () => {
+  test("fastmcp's list of issues names a one-letter field between two colons", () => {
+    expect(names("MCP error -32602: Tool 'search' parameter validation failed: q: Invalid input: expected string, received number", [["q"]])).toBe(true);
+    expect(names("MCP error -32602: Tool 'search' parameter validation failed: type: Invalid option, q: Invalid input", [["q"]])).toBe(true);
+    expect(names("Validation failed: a value was refused", [["a"]])).toBe(false);
+  });
+  test("a handler's own check behind a lead-in ending 'failed:', told as a result, is an unreadable refusal, not a run", () => {
+    expect(classify(result("Node management operation failed: Unknown operation: 12.5"), [["operation"]]).verdict).toBe("unreadable refusal");
+    expect(classify(result("Node management operation failed: the node is cordoned"), [["operation"]]).verdict).toBe("ran");
+  });
+  test("a crash on the value, and Node's own refusal of a bad argument to its API, are the tool's own failure", () => {
+    expect(classify(rpcError(-32603, "MCP error -32603: args is not iterable"), days).verdict).toBe("ran, then failed");
+    expect(classify(rpcError(-32603, 'The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received type number (12.5)'), days).verdict).toBe("ran, then failed");
+  });
+  test("'has to be' is a refusal's word", () => {
+    expect(classify(result("Team or Workflow has to be specified", true), [["team_id"]]).verdict).toBe("refused without saying what");
   });
 });

@@ -162,3 +162,14 @@ describe("objects nested in the arguments are probed inside", () => {
     expect(ids.sort()).toEqual(['integer-fraction/a.b.c', 'integer-fraction/a["b.c"]']);
   });
 });
+
+describe("a base that keeps the formats the subset drops", () => {
+  test("a required uri gets a URL, so a server that checks formats refuses each probe for its own rule (discogs' externalLink)", () => {
+    const schema = { type: "object", properties: { externalLink: { type: "string", format: "uri" }, when: { type: "string", format: "date" } }, required: ["externalLink", "when"], additionalProperties: false };
+    const made = probesFor("t", schema);
+    expect(made.probes.find((p) => p.probe === "extra-property")?.arguments).toEqual({ externalLink: "https://example.com/a", when: "2024-01-01", [EXTRA_KEY]: "x" });
+    // a format next to a bound that refuses its sample: the plain sample, as before
+    const short = probesFor("t", { type: "object", properties: { u: { type: "string", format: "uri", maxLength: 3 } }, required: ["u"], additionalProperties: false });
+    expect(short.probes.find((p) => p.probe === "extra-property")?.arguments).toEqual({ u: "a", [EXTRA_KEY]: "x" });
+  });
+});
