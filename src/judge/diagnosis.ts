@@ -66,9 +66,9 @@ export interface Fingerprint extends MutantInfo {
    */
   harm?: boolean;
   /**
-   * Of a harm fingerprint, its rows that are no harm on their own (a valid call refused, beside the
-   * invalid ones run): they never raise the two rows it is named on, so more such rows (valid calls
-   * under --mcp-run) never take away a diagnosis that held without them.
+   * Its rows that are no harm on their own (a valid call refused, beside the invalid ones run): they
+   * never raise the two rows it must show on to be named, so more such rows (valid calls under
+   * --mcp-run) never take away a diagnosis that held without them.
    */
   harmless?: readonly string[];
 }
@@ -182,7 +182,7 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
   const scored = fingerprints.map((fp) => judge(fp, answered, failSet));
   // strong evidence: three quarters of the rows it is judged on, and two at least when it could have been judged on two
   const candidates = scored
-    .filter((s) => (s.fp.harm === true || s.share >= MIN_SHARE) && s.hits >= Math.max(1, Math.min(2, s.fp.harm === true ? s.couldHarm : s.could)))
+    .filter((s) => (s.fp.harm === true || s.share >= MIN_SHARE) && s.hits >= Math.max(1, Math.min(2, s.could)))
     .sort((a, b) => Number(b.exact) - Number(a.exact) || b.share - a.share || b.hits - a.hits || a.fp.id.localeCompare(b.fp.id));
 
   // a candidate alike another (the same fingerprint) shows on the same rows: it is never kept apart
@@ -282,10 +282,8 @@ export function diagnose(results: readonly RowResult[], options: ScoreOptions, f
 
 interface Judged {
   fp: Fingerprint;
-  /** Rows it would be judged on had the subject answered each itself (no crash or hang hiding the symptom). */
+  /** Rows it would be judged on had the subject answered each itself (no crash or hang hiding the symptom), its harmless ones put aside. */
   could: number;
-  /** Of those, the rows that are harm on their own (all but its harmless ones). */
-  couldHarm: number;
   /** Rows the symptom is judged on, that the subject answered. */
   size: number;
   hits: number;
@@ -351,7 +349,7 @@ function judge(fp: Fingerprint, answered: ReadonlyMap<string, RowResult>, failSe
   // a row showing only a wrong order of its own is wrong in no more ways
   const extra = [...new Set(showing.flatMap((id) => (showsSame(fp.answers[id]!, answered.get(id)!.checks) ? extraWays(fp.answers[id]!, answered.get(id)!.checks) : [])))];
   const could = judgedOf(unmasked);
-  return { fp, could: could.length, couldHarm: could.filter((id) => !fp.harmless?.includes(id)).length, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, lacking, orderOnly, extra, exact, jaccard: union ? showing.length / union : 0, rules, key };
+  return { fp, could: could.filter((id) => !fp.harmless?.includes(id)).length, size: judged.length, hits, share: judged.length ? hits / judged.length : 0, showing, lacking, orderOnly, extra, exact, jaccard: union ? showing.length / union : 0, rules, key };
 }
 
 function matchOf(c: Judged, alike: string[], explains: number, failing: number): Match {
