@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { attribute, newLineage } from "../../src/subjects/sandbox/attribute.js";
+import { attribute, learn, newLineage } from "../../src/subjects/sandbox/attribute.js";
 import { TraceParser, type TraceRecord } from "../../src/subjects/sandbox/strace-line.js";
 
 // strace's lines as the witness reads them, written as strace 6 writes them (not made by the
@@ -50,6 +50,11 @@ describe("a line of strace", () => {
     expect(whats(records)).toEqual(["tried to write /srv/data.json (EROFS)", "tried to write /tmp/class/alice/out.json (EROFS)", "looked up a name: read /etc/hosts", "removed /srv/old.json", "renamed /tmp/a to /srv/b"]);
   });
 
+  test("a child's pid returned inside the sandbox's pid namespace is read as strace's own, the pid its lines begin with", () => {
+    const lines = [`11271 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 2 /* 11272 in strace's PID NS */`];
+    expect(parse(lines)).toEqual([{ type: "clone", pid: 11271, child: 11272, thread: false }]);
+  });
+
   test("a line that is not strace's is nothing", () => {
     expect(parse(["hello", `12  +++ exited with 0 +++`, `12  --- SIGCHLD {si_signo=SIGCHLD} ---`])).toEqual([]);
   });
@@ -78,6 +83,30 @@ describe("which acts of a window are the call's", () => {
     expect(anchored).toBe(true);
     expect(blamed.map((act) => act.what)).toEqual(["started `/bin/during`", "started `/bin/child-after`"]);
     expect(late.map((act) => act.what)).toEqual(["started `/bin/early`", "started `/bin/timer-after`"]);
+  });
+
+  test("a process started outside any call (an update check's detached child) is background: its own acts are never the call's, a child it starts for the call is", () => {
+    const lineage = newLineage();
+    const fork = (child: number) => `clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = ${child}`;
+    const lookup = `openat(AT_FDCWD, "/etc/resolv.conf", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)`;
+    // at start: a launcher (2) starts the server (3), which reads initialize; the server starts a checker (4) and a helper (5)
+    learn(lineage, parse([`2  ${fork(3)}`, `3  read(0, "{\\"method\\":\\"initialize\\"}\n", 65536) = 30`, `3  ${fork(4)}`, `3  ${fork(5)}`, `3  write(1, "{}\n", 3) = 3`]), true);
+    const records = parse([
+      `3  ${call}`,
+      `4  ${lookup}`,
+      `5  ${fork(6)}`,
+      `6  ${exec("/usr/bin/git")}`,
+      `3  ${exec("/bin/own")}`,
+      `3  ${answer}`,
+      `3  ${ping}`,
+      `3  write(1, "{}\n", 3) = 3`,
+    ]);
+    const { blamed, background } = attribute(records, lineage);
+    expect(blamed.map((act) => act.what)).toEqual(["started `/usr/bin/git`", "started `/bin/own`"]);
+    expect(background.map((act) => act.what)).toEqual(["looked up a name: read /etc/resolv.conf"]);
+    // the launcher and the server, born at start too, are the server itself: never background
+    const again = attribute(parse([`3  ${call}`, `2  ${exec("/bin/launcher-act")}`, `3  ${answer}`]), lineage);
+    expect(again.blamed.map((act) => act.what)).toEqual(["started `/bin/launcher-act`"]);
   });
 
   test("without the server's read of the call, the whole window is the call's", () => {

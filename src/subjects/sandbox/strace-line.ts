@@ -74,7 +74,9 @@ function complete(pid: number, body: string, own: Own): TraceRecord[] {
   if (!call) return [];
   const [, name, args, value, rest] = call as unknown as [string, string, string, string, string];
   const error = Number(value) < 0 ? (/^\s*(E[A-Z0-9]+)/.exec(rest)?.[1] ?? "an error") : undefined;
-  return record(pid, name, args, { value: Number(value), error }, own);
+  // a pid returned inside the sandbox's pid namespace, as strace's own (--pidns-translation): the one its lines begin with
+  const translated = /^\s*\/\* (\d+) in strace's PID NS \*\//.exec(rest)?.[1];
+  return record(pid, name, args, { value: Number(translated ?? value), error }, own);
 }
 
 type Outcome = { value: number; error: string | undefined } | undefined;

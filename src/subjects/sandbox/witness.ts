@@ -66,7 +66,7 @@ export function witnessSupport(): { strace: string } | { why: string } {
   const strace = onPath("strace");
   if (strace === undefined) support = { why: "strace is not installed (Debian/Ubuntu: apt-get install strace)" };
   else {
-    const trial = spawnSync(strace, ["-f", "-qq", "--seccomp-bpf", "-e", "trace=execve", "-o", "/dev/null", "/bin/true"], { encoding: "utf8", timeout: 10_000 });
+    const trial = spawnSync(strace, ["-f", "-qq", "--seccomp-bpf", "--pidns-translation", "-e", "trace=execve", "-o", "/dev/null", "/bin/true"], { encoding: "utf8", timeout: 10_000 });
     const why = trial.error?.message ?? (trial.status !== 0 ? (trial.stderr.trim().split("\n").pop() ?? "").trim() || `it exited with code ${trial.status ?? trial.signal}` : undefined);
     support = why === undefined ? { strace } : { why: `strace cannot trace here: ${why}` };
   }
@@ -104,7 +104,7 @@ export function witnessPlan(plan: SpawnPlan): Witnessed {
   if (!("strace" in found)) return { plan, witness: unwatched(found.why), attach: () => {} };
   const traceFd = Math.max(plan.stdoutFd, plan.statusFd ?? 0) + 1;
   const args = [
-    "-D", "-f", "-qq", "--seccomp-bpf", "-e", "signal=none", "-s", "256", "-e", `trace=${TRACED.join(",")}`,
+    "-D", "-f", "-qq", "--seccomp-bpf", "--pidns-translation", "-e", "signal=none", "-s", "256", "-e", `trace=${TRACED.join(",")}`,
     // strace's own descriptor is close-on-exec; the one it writes to is closed before the launcher runs
     "-o", `|exec cat >&${traceFd}`,
     "--", "/bin/sh", "-c", `exec ${traceFd}>&-; exec "$@"`, "sh", plan.file, ...plan.args,
@@ -167,9 +167,10 @@ class Trace implements Witness {
         if (answered && this.stopped !== undefined) return { watched: false, why: this.stopped };
         const window = this.records;
         this.records = [];
-        const { blamed, late } = attribute(window, this.lineage);
+        const { blamed, late, background } = attribute(window, this.lineage);
         this.outside.add("after a call's answer, not blamed on any call", late);
-        return { watched: true, acts: blamed, late };
+        this.outside.add("while a call was handled, by a process the server started outside any call, not blamed on it", background);
+        return { watched: true, acts: blamed, late: [...late, ...background] };
       },
     };
   }
@@ -183,7 +184,7 @@ class Trace implements Witness {
   private takeOutside(): void {
     const before = this.records;
     this.records = [];
-    learn(this.lineage, before);
+    learn(this.lineage, before, true);
     let acts = before.flatMap((record) => (record.type === "act" ? [record.act] : []));
     if (!this.started) {
       // the tracer's wrapper, the cgroup launcher, bwrap and the sandbox's shell are ours, not the server's;

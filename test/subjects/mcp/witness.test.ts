@@ -148,6 +148,16 @@ describe("what a server does on every call is no tool's", () => {
   }, 120_000);
 });
 
+describe("what a server's background process does is no call's", () => {
+  test.skipIf(machine.lacking)(`a child the server started at start, looking up a name all the while (in every call's handling and its resend too), is set apart; a tool's own program and a child started for the call still count ${machine.tag}`, () => {
+    const run = score("background", ["--background", "slow", "shell", "fork"], true);
+    for (const row of rowsOf(run, "slow")) expect(refused(row).pass, row.id).toBe(true);
+    for (const row of rowsOf(run, "shell")) expect(refused(row).actual?.observed, row.id).toMatch(/^ran: started `sh -c exit 1`$/);
+    for (const row of rowsOf(run, "fork")) expect(refused(row).actual?.observed, row.id).toMatch(/^ran: started `\S*node -e/);
+    expect(run.flags.join("\n")).toContain("the sandbox saw, while a call was handled, by a process the server started outside any call, not blamed on it: looked up a name: read /etc/resolv.conf");
+  }, 120_000);
+});
+
 describe("fuzz --mcp with the sandbox as a witness", () => {
   test.skipIf(machine.lacking)(`a tool that runs a program and answers in a refusal's words is found as ran, with what was seen; without the sandbox its text alone finds nothing ${machine.tag}`, () => {
     const folder = join(base, "fuzz");
