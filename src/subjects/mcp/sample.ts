@@ -101,7 +101,8 @@ function matchingText(schema: Record<string, unknown>, pattern: string, min: num
     // a pattern the reference cannot read: the schema is not judged with it (subset.ts), any text serves
     return "a".repeat(min);
   }
-  const candidates = [...PATTERN_CANDIDATES.flatMap((text) => [text, text.padEnd(min, text.at(-1))]), ...textsMatching(pattern, min)];
+  // then the common formats' texts (a UUID pattern with its version and variant digits), then texts built from the pattern
+  const candidates = [...PATTERN_CANDIDATES.flatMap((text) => [text, text.padEnd(min, text.at(-1))]), ...new Set(Object.values(FORMAT_SAMPLES)), ...textsMatching(pattern, min)];
   return candidates.find(accepts);
 }
 

@@ -172,4 +172,11 @@ describe("a base that keeps the formats the subset drops", () => {
     const short = probesFor("t", { type: "object", properties: { u: { type: "string", format: "uri", maxLength: 3 } }, required: ["u"], additionalProperties: false });
     expect(short.probes.find((p) => p.probe === "extra-property")?.arguments).toEqual({ u: "a", [EXTRA_KEY]: "x" });
   });
+
+  test("a UUID pattern with its version and variant digits gets a UUID base, so the tool is probed (firecrawl's jobId)", () => {
+    const schema = { type: "object", properties: { jobId: { type: "string", pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$" } }, required: ["jobId"], additionalProperties: false };
+    const made = probesFor("t", schema);
+    expect(made.unprobed).toBeUndefined();
+    expect(made.probes.find((p) => p.probe === "extra-property")?.arguments).toEqual({ jobId: "00000000-0000-4000-8000-000000000000", [EXTRA_KEY]: "x" });
+  });
 });
