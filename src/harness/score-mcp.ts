@@ -116,11 +116,10 @@ async function scoreUnredacted(endpoint: McpEndpoint, options: McpOptions): Prom
     const cause = run.failure ?? run.stopped?.cause;
     const stopped = signal !== undefined ? { stopped: { cause: `interrupted (${signal})`, interrupted: signal, answered: run.results.length } } : cause !== undefined ? { stopped: { cause } } : {};
     if (signal !== undefined) diagnosis = { ...diagnosis, matches: [], unexplained: failingIds(run.results, scoring), lines: ["no diagnosis: the run was interrupted"] };
-    report = buildReport(asRun, { ...scoring, profile: "ag02", filters, corpusRows: run.results.length, scores, diagnosis, diagnosed: options.diagnosis !== false && signal === undefined, flags, ...(run.lint ? { lint: run.lint } : {}), ...stopped, ...(options.weighting ? { weighting: options.weighting } : {}) });
-    // a failing row shows what was sent and why it should have been refused, and how to rerun it alone
+    report = buildReport(asRun, { ...scoring, keepAnswers: true, profile: "ag02", filters, corpusRows: run.results.length, scores, diagnosis, diagnosed: options.diagnosis !== false && signal === undefined, flags, ...(run.lint ? { lint: run.lint } : {}), ...stopped, ...(options.weighting ? { weighting: options.weighting } : {}) });
+    // every row shows what was sent and why it should have been refused (a pass is audited so), and how to rerun it alone
     const byId = new Map(run.rows.map((row) => [row.id, row]));
     for (const row of report.rows) {
-      if (row.status === "passed") continue;
       const source = byId.get(row.id);
       const sent = run.sent.get(row.id);
       row.repro = { why: source?.why ?? "", ...(sent ? { steps: [sent] } : {}), ...(options.rerun ? { rerun: `${options.rerun} --filter ${shellQuote(row.id)}` } : {}) };

@@ -39,6 +39,8 @@ export interface BuildOptions extends ScoreOptions {
   secretParts?: readonly Part[];
   /** An MCP server's advertised contract, linted (summary.lint). */
   lint?: readonly ToolLint[];
+  /** A passing check keeps the answer it judged (an MCP server's verdict, its text and rule): a "refused" can be audited from the file. */
+  keepAnswers?: boolean;
 }
 
 /**
@@ -119,6 +121,11 @@ function capLint(lint: readonly ToolLint[]): ToolLint[] {
   });
 }
 
+/** Whether a check's actual holds an answer judged (a verdict and the text it was judged on). */
+function judgedAnswer(actual: unknown): boolean {
+  return typeof actual === "object" && actual !== null && typeof (actual as { answer?: unknown }).answer === "string" && typeof (actual as { text?: unknown }).text === "string";
+}
+
 /** Applies SUBJECT_TEXT_CAPS to the rows, in order; `budget.left` is the report's budget. */
 function capRow(row: ReportRow, budget: { left: number }): ReportRow {
   const spend = (size: number) => (budget.left -= size);
@@ -131,7 +138,7 @@ function capRow(row: ReportRow, budget: { left: number }): ReportRow {
   };
   let rowLeft: number = SUBJECT_TEXT_CAPS.row;
   const checks = row.checks.map((check) => {
-    if (check.pass || check.actual === undefined) return check;
+    if (check.actual === undefined) return check;
     if (rowLeft <= 0 || budget.left <= 0) return { ...check, actual: `(not kept: the ${rowLeft <= 0 ? "row's" : "report's"} room for the subject's answers is spent)` };
     const kept = subjectValue(check.actual, Math.min(SUBJECT_TEXT_CAPS.check, rowLeft, budget.left));
     rowLeft -= kept.size;
@@ -170,8 +177,8 @@ export function buildReport(run: Run, options: BuildOptions): Report {
   const budget = { left: SUBJECT_TEXT_CAPS.report as number };
   const rows = run.results.map((result): ReportRow => {
     const levels = Object.fromEntries(LEVELS.map((level) => [level, statusAt(result, { level, tiers: options.tiers })])) as Record<Level, Status>;
-    // a passing check's actual is its expected: keep only what a reader needs
-    const checks = result.checks.map((check) => (check.pass ? { level: check.level, tier: check.tier, what: check.what, pass: true, expected: undefined, actual: undefined } : check));
+    // a passing check's actual is its expected: keep only what a reader needs (and the answer judged, when asked)
+    const checks = result.checks.map((check) => (check.pass ? { level: check.level, tier: check.tier, what: check.what, pass: true, expected: undefined, actual: options.keepAnswers && judgedAnswer(check.actual) ? check.actual : undefined } : check));
     const source = result.status === "passed" ? undefined : byId.get(result.id);
     const row = capRow({ kind: "row", ...result, checks, levels, ...(source ? { repro: reproductionOf(source, options.rerun) } : {}) }, budget);
     return options.secretParts?.includes(partOf(result)) ? secretRow(row) : row;

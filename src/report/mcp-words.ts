@@ -22,6 +22,8 @@ export interface McpAnswer {
   text?: string;
   rule?: string;
   observed?: string;
+  /** Other properties of the tool a refusal names, instead of the probe's. */
+  other?: string[];
   died?: string;
 }
 
@@ -86,6 +88,8 @@ export function mcpSentence(row: ReportRow, check: Check): string | undefined {
     case WHAT.readable:
       return `the refusal${on} is no error the model reads (an isError result or -32602 is): ${answerWords(answer)}`;
     case WHAT.named:
+      // a refusal of another argument: the call may have been refused for it, and the probe's own rule never reached
+      if (answer.other?.length) return `the refusal${on} does not name what is wrong (${keywordOf(row)}) but ${answer.other.map((name) => JSON.stringify(name)).join(", ")}: it may be of that, and whether ${keywordOf(row)} is enforced is not shown (${answerWords(answer)})`;
       return `the refusal${on} does not name what is wrong (${keywordOf(row)}): ${answerWords(answer)}`;
     case WHAT.accepted:
       return `a valid call${on} was refused: the tool is stricter than its own schema, which accepts it (${answerWords(answer)})`;

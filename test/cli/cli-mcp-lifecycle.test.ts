@@ -109,6 +109,18 @@ describe("score --mcp: time bounded by the user's flags, signals end it", () => 
     expect(run.stderr).toContain("give a longer --budget");
   });
 
+  it("a server that takes longer than --timeout to start is given twice its first start's time after each hang: every row answered, none errored", { timeout: 120_000 }, async () => {
+    const out = fresh();
+    const run = await score(["--mcp", server("witness-server", "--slow-start", "hang"), "--timeout", "400", "--filter", "mcp/hang/extra-property", "--filter", "mcp/hang/missing-required/*", "--out", out, "--reporter", "json", "--min-score", "0"]);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = rowsOf(join(out, "report.jsonl"));
+    expect(rows.map((row) => [row.id, row.status])).toEqual([
+      ["mcp/hang/missing-required/path", "failed"],
+      ["mcp/hang/extra-property", "failed"],
+    ]);
+    expect(summaryOf(join(out, "report.jsonl")).flags).toContain("mcp: the server was started again 2 times after a crash or a hang");
+  });
+
   it("SIGTERM once calls are under way: exit 143, a whole report.interrupted.jsonl", { timeout: 120_000 }, async () => {
     const out = fresh();
     const calls = join(fresh(), "calls.log");

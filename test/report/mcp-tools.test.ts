@@ -76,6 +76,14 @@ describe("mcpTools: rows → tools × checks", () => {
   });
 });
 
+describe("a refusal that names another of the tool's properties", () => {
+  const other: Check = { level: "paths", tier: "core", what: "the refusal names what is wrong", expected: { named: true }, actual: { named: false, other: ["id"], answer: "refused without saying what", text: "id is required for get", rule: "isError in a refusal's words, naming nothing wrong" }, pass: false };
+  const masked = row("mcp/wit/extra-property", "mcp/additionalProperties", [refusedOk, answers, readable, other], '{"action":"get","tool_conformance_extra":"x"}');
+  it("says the refusal may be of that property, and that the probe's own rule is not shown enforced", () => {
+    expect(reasonOf(masked, options)).toBe('the refusal on {"action":"get","tool_conformance_extra":"x"} does not name what is wrong (additionalProperties: false) but "id": it may be of that, and whether additionalProperties: false is enforced is not shown (answered "id is required for get": classed refused without saying what by the rule "isError in a refusal\'s words, naming nothing wrong")');
+  });
+});
+
 describe("a hostile tool name and answer stay inert", () => {
   const bait = "<img src=x onerror=alert(1)> @octocat https://evil.example/x #12 [l](https://evil.example)";
   const hostile = [

@@ -7,6 +7,7 @@ import { unlistedName } from "../../subjects/mcp/unlisted.js";
 import type { Schema, ValidationError } from "../../schema/compile.js";
 import { McpClient, type McpEndpoint, type ServerHello } from "../../subjects/mcp/client.js";
 import { namesOf } from "../../subjects/mcp/probes.js";
+import { propertyNames } from "../../subjects/mcp/paths.js";
 import { judgeable } from "../../subjects/mcp/subset.js";
 import { McpStartError } from "../../subjects/mcp/transport.js";
 import { SubjectError } from "../../subjects/subject.js";
@@ -127,6 +128,7 @@ export async function fuzzMcp(endpoint: McpEndpoint, options: McpFuzzOptions): P
     const listed = await client.listTools();
     if (!("list" in listed)) throw new SubjectError(`tools/list failed: ${listed.failed.kind === "error" ? listed.failed.text : listed.failed.kind}`, client.stderrTail());
     const targets = targetsOf(listed.list.tools, options.seed);
+    const propertiesOf = new Map(listed.list.tools.map((tool) => [String((tool as { name?: unknown }).name), propertyNames((tool as { inputSchema?: unknown }).inputSchema)]));
     // as in score: what the server does on every call, a call of a tool that does not exist included, is no tool's
     const everyCall = client.witnessed ? await everyCallActs(client, unlistedName("tool_conformance_no_such_tool", listed.list.tools.map((tool) => String((tool as { name?: unknown }).name)))) : new Set<string>();
     if (client.closed !== undefined) await client.restart();
@@ -138,9 +140,11 @@ export async function fuzzMcp(endpoint: McpEndpoint, options: McpFuzzOptions): P
       // after the call closes its window
       const window = client.witnessed ? client.watch() : undefined;
       const answer = await client.call(tool, args);
-      let classed: Classed & { observed?: string } = classify(answer, namesOf(errors));
+      let classed: Classed & { observed?: string } = classify(answer, namesOf(errors), propertiesOf.get(tool));
+      // a hang the witness overrules is a run (observed.ts), and the server must still be started again
+      const unanswered = answer.kind === "hung" || answer.kind === "closed";
       if (window !== undefined) {
-        const gone = classed.verdict === "crashed" || classed.verdict === "hung";
+        const gone = unanswered;
         const answered = gone ? false : (await client.ping()).kind === "result";
         let watched = apartFromEveryCall(await window.close(answered), everyCall);
         // as in score: an act that would overrule the text must be seen again when the call is sent once more
@@ -151,8 +155,8 @@ export async function fuzzMcp(endpoint: McpEndpoint, options: McpFuzzOptions): P
         }
         classed = observed(classed, answer, watched);
       }
-      if (classed.verdict === "crashed" || classed.verdict === "hung") {
-        const note = `${tool}: the server was started again after it ${classed.verdict === "hung" ? "hung" : "crashed"}`;
+      if (unanswered) {
+        const note = `${tool}: the server was started again after it ${answer.kind === "hung" ? "hung" : "crashed"}`;
         restarts.set(note, (restarts.get(note) ?? 0) + 1);
         try {
           await client.restart();

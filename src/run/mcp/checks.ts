@@ -5,7 +5,7 @@ import { ran as tookRun } from "./classify-accepted.js";
 import { isRefusal, type Classed } from "./classify.js";
 
 /** A classed answer, with what the sandbox saw while it was given (src/run/mcp/observed.ts), when known. */
-type Seen = Classed & { observed?: string };
+type Seen = Classed & { observed?: string; unanswered?: string };
 
 /** The verdict as a report shows it: with what was observed beside it, then the text. */
 function told(classed: Seen): string {
@@ -38,13 +38,13 @@ export function callChecks(classed: Seen, pingAfter: string | undefined, tier: T
     { level: "verdict", tier, what: WHAT.refused, expected: { ran: false }, actual: { ran, ...shown }, pass: ran === false, note: told(classed) },
   ];
   // a server that died or stopped answering is a crash, as a subject's death is (run-row.ts's {died})
-  const died = verdict === "crashed" || verdict === "hung" ? `${verdict}: ${text}` : pingAfter;
+  const died = verdict === "crashed" || verdict === "hung" ? `${verdict}: ${text}` : (classed.unanswered ?? pingAfter);
   checks.push({ level: "verdict", tier, what: WHAT.answers, expected: { answers: true }, actual: died === undefined ? { answers: true } : { died }, pass: died === undefined });
   if (ran === false) {
     const readable = verdict !== "unreadable refusal";
     checks.push({ level: "verdict", tier: refusalTier, what: WHAT.readable, expected: { readable: true }, actual: { readable, ...shown }, pass: readable });
     const named = verdict === "refused";
-    checks.push({ level: "paths", tier: refusalTier, what: WHAT.named, expected: { named: true }, actual: { named, ...(classed.partly ? { partly: true } : {}), ...shown }, pass: named });
+    checks.push({ level: "paths", tier: refusalTier, what: WHAT.named, expected: { named: true }, actual: { named, ...(classed.partly ? { partly: true } : {}), ...(classed.other ? { other: classed.other } : {}), ...shown }, pass: named });
   }
   return checks;
 }
@@ -53,7 +53,7 @@ export function callChecks(classed: Seen, pingAfter: string | undefined, tier: T
 export function acceptChecks(classed: Seen, pingAfter: string | undefined): Check[] {
   const { verdict, text } = classed;
   const ran = tookRun(verdict);
-  const died = verdict === "crashed" || verdict === "hung" ? `${verdict}: ${text}` : pingAfter;
+  const died = verdict === "crashed" || verdict === "hung" ? `${verdict}: ${text}` : (classed.unanswered ?? pingAfter);
   return [
     { level: "verdict", tier: "core", what: WHAT.accepted, expected: { ran: true }, actual: { ran, answer: verdict, text, rule: classed.rule, ...(classed.observed !== undefined ? { observed: classed.observed } : {}) }, pass: ran, note: told(classed) },
     { level: "verdict", tier: "core", what: WHAT.answers, expected: { answers: true }, actual: died === undefined ? { answers: true } : { died }, pass: died === undefined },

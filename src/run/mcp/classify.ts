@@ -14,6 +14,8 @@ export interface Classed {
   rule: string;
   /** A refusal that does not name what is wrong mentions part of it all the same (the array, not the element's index). */
   partly?: boolean;
+  /** A refusal that does not name what is wrong names other properties of the tool: it may be of them, not of the probe's rule. */
+  other?: string[];
 }
 
 /**
@@ -35,12 +37,50 @@ export const FAILURE_MARKERS = new RegExp(
     "no such file or directory|permission denied|read-only file system|executable file not found|command not found",
     // a subprocess that ran and failed: Node's execSync/execFile, Python's subprocess, Go's os/exec
     String.raw`command failed|exited with code \d+|exit (status|code) \d+|returned non-zero exit status`,
+    "syntax error at or near|no such (table|column)",
+    // an object the handler printed into a lookup of its own (`Session [object Object] not found`): it used the value
+    String.raw`\[object Object\][^\n]{0,40}\b(not found|does not exist)\b|\b(not found|does not exist)\b[^\n]{0,20}\[object Object\]`,
+    String.raw`\b(missing|required|no|unset) (\w+ )?environment variables?\b`,
   ].join("|"),
   "i",
 );
 
+/** The same, in their case only: codes and names written in capitals (a snake_case property is no environment variable). */
+export const CASED_FAILURE_MARKERS = new RegExp(
+  [
+    // a database that ran the statement and failed: SQLite's codes, SQL's SQLSTATE, MySQL's
+    String.raw`\bSQLITE_[A-Z]+\b|\bSQLSTATE\b|\bER_[A-Z]+(_[A-Z]+)+\b`,
+    // a browser the handler drives, failing: Chrome's network codes, the DevTools protocol's own errors
+    String.raw`\bnet::ERR_[A-Z_]+|\bProtocol error \(`,
+    // the handler reached for its configuration and found none: an environment variable not set
+    String.raw`\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\b[^.\n]{0,30}\b(not set|to be set|must be set|is required|is missing|not configured)\b`,
+  ].join("|"),
+);
+
+/** Where a path to an argument begins in a validator's words (`arguments.name: …`): never a library's object. */
+const PATH_ROOTS = new Set(["args", "arguments", "input", "inputs", "params", "parameters", "body", "data", "root", "instance", "value", "request", "payload", "options", "properties"]);
+
+/**
+ * A library's own error, in Playwright's form `object.method: message` (`apiRequestContext.get: First
+ * argument must be…`), after a lead-in or opening a line: the handler called the library with the
+ * value. A validator writes a path so too (`params.name: Expected string`): the first name is then one
+ * of the tool's properties, or a path's root, and the text is not read as a library's.
+ */
+function libraryCallFailed(text: string, properties: ReadonlySet<string>): boolean {
+  for (const match of text.matchAll(/(?:^|:\s+|\n\s*)([a-z][A-Za-z0-9]*)\.[a-z][A-Za-z0-9]*: /g)) {
+    const object = match[1]!;
+    if (!PATH_ROOTS.has(object) && ![...properties].some((name) => name.toLowerCase() === object.toLowerCase())) return true;
+  }
+  return false;
+}
+
+/** Whether `text` is the tool's own failure (rule 6): `properties` are the tool's property names, at any depth. */
+export function toolFailed(text: string, properties: ReadonlySet<string> = new Set()): boolean {
+  return FAILURE_MARKERS.test(text) || CASED_FAILURE_MARKERS.test(text) || libraryCallFailed(text, properties);
+}
+
 /** Words of a refusal of arguments. */
-export const REFUSAL_MARKERS = /invalid|validation|required|expected|\bmust\b|\bshould\b|\b(has|have|needs?) to be\b|cannot be empty|not allowed|unrecogni[sz]ed|unexpected|unknown (key|propert|field|argument|param)|additional propert|not one of|too (small|big|long|short)|at (least|most)|greater than|less than|missing|\benum\b|schema|not a valid|not found|unknown tool|no such tool|does not exist/i;
+export const REFUSAL_MARKERS = /invalid|validation|required|expected|\bmust\b|\bshould\b|\b(has|have|needs?) to be\b|cannot be empty|\ballowed\b|\bno \w+ (provided|given|specified|supplied)\b|\brequires (either|one of|at least)\b|\bdeprecated\b|unrecogni[sz]ed|unexpected|unknown (key|propert|field|argument|param)|additional propert|not one of|too (small|big|long|short)|at (least|most)|greater than|less than|missing|\benum\b|schema|not a valid|not found|unknown tool|no such tool|does not exist/i;
 
 /** A normal result that says it is an error: it starts so, or is a JSON object with an error member. */
 export function saysError(text: string): boolean {
@@ -78,7 +118,7 @@ const OBJECT_WORDS = ["object", "record", "dict", "dictionary", "mapping"];
  * Whether `text` mentions `token` as a whole word, in any case, and inside JSON-escaped text too
  * (`path: [\"id\"]`). An index is a number not inside a longer one. A name of one or two letters
  * ("a", "id") is a word of any sentence: it names a property only quoted, in a path, opening a
- * line before a colon (`id: Invalid input`), after "property", "field", "key", "argument" or
+ * line before a colon (`id: Invalid input`) or as its subject (`id is required`), after "property", "field", "key", "argument" or
  * "parameter", or as zod writes it, `at a` ending a line or a clause.
  */
 function mentions(text: string, token: string): boolean {
@@ -92,6 +132,8 @@ function mentions(text: string, token: string): boolean {
       // a path's last name, ending the text or a clause (zod's `at relations[0].to`)
       String.raw`(?<=[\w\]]\.)${escaped}(?=$|[\s,;)])`,
       String.raw`(?<=^[ \t]*|\n[ \t]*)${escaped}(?=:)`,
+      // opening a sentence as its subject (`id is required for get`)
+      String.raw`(?<=^[ \t]*|\n[ \t]*)${escaped}(?= (?:is|are|must|should|cannot|can't|has|have|needs?|was)\b)`,
       // a field of a list of issues, between a clause's colon and its own (fastmcp: `validation failed: q: Invalid input`)
       String.raw`(?<=[:,] )${escaped}(?=: )`,
       String.raw`(?<=\b(?:property|field|key|argument|parameter|param)s?:? )${escaped}(?![A-Za-z0-9_])`,
@@ -131,8 +173,21 @@ export function errorText(error: { code: unknown; message: unknown; data?: unkno
   return { text, shown: `JSON-RPC error ${String(error.code)}: ${text}` };
 }
 
-/** Classes the answer to a call that the reference proved invalid; `expected` is what naming it takes. */
-export function classify(answer: Answer, expected: readonly (readonly string[])[]): Classed {
+/** Classes the answer to a call that the reference proved invalid; `expected` is what naming it takes, `properties` the tool's property names. */
+export function classify(answer: Answer, expected: readonly (readonly string[])[], properties: ReadonlySet<string> = new Set()): Classed {
+  const classed = classAnswer(answer, expected, properties);
+  if (classed.verdict !== "refused without saying what" && classed.verdict !== "unreadable refusal") return classed;
+  if (names(classed.text, expected)) return classed;
+  const own = new Set(expected.flat().map((token) => token.toLowerCase()));
+  const other = [...properties].filter((name) => !own.has(name.toLowerCase()) && mentions(classed.text, name)).slice(0, MAX_OTHERS);
+  return other.length > 0 ? { ...classed, other } : classed;
+}
+
+/** The most other properties a refusal is said to name. */
+const MAX_OTHERS = 3;
+
+/** The verdict by the table's rules, before other properties named are looked for. */
+function classAnswer(answer: Answer, expected: readonly (readonly string[])[], properties: ReadonlySet<string>): Classed {
   switch (answer.kind) {
     case "hung":
     case "closed":
@@ -142,14 +197,14 @@ export function classify(answer: Answer, expected: readonly (readonly string[])[
       const { text, shown } = errorText(answer.error);
       if (code === -32602) return names(text, expected) ? { verdict: "refused", text: shown, rule: "-32602 naming the argument" } : { verdict: "refused without saying what", text: shown, rule: "-32602 naming nothing wrong", partly: namesPart(text, expected) };
       // an old SDK server answers its tool's own failure as -32603 too: the tool ran (a request that reached for the network)
-      if (FAILURE_MARKERS.test(text)) return { verdict: "ran, then failed", text: shown, rule: `a JSON-RPC error (${String(code)}) whose text is the tool's own failure` };
+      if (toolFailed(text, properties)) return { verdict: "ran, then failed", text: shown, rule: `a JSON-RPC error (${String(code)}) whose text is the tool's own failure` };
       if (REFUSAL_MARKERS.test(text)) return { verdict: "unreadable refusal", text: shown, rule: `a JSON-RPC error other than -32602 (${String(code)}) in a refusal's words` };
       return { verdict: "cannot tell", text: shown, rule: `a JSON-RPC error other than -32602 (${String(code)}) with neither a refusal's words nor a failure's` };
     }
     case "result": {
       const text = resultText(answer.result);
       const isError = (answer.result as { isError?: unknown } | undefined)?.isError === true;
-      if (FAILURE_MARKERS.test(text)) return { verdict: "ran, then failed", text, rule: `${isError ? "isError" : "a normal result"} whose text is the tool's own failure` };
+      if (toolFailed(text, properties)) return { verdict: "ran, then failed", text, rule: `${isError ? "isError" : "a normal result"} whose text is the tool's own failure` };
       if (isError) {
         if (REFUSAL_MARKERS.test(text)) return names(text, expected) ? { verdict: "refused", text, rule: "isError naming the argument" } : { verdict: "refused without saying what", text, rule: "isError in a refusal's words, naming nothing wrong", partly: namesPart(text, expected) };
         return { verdict: "cannot tell", text, rule: "isError with neither a refusal's words nor a failure's" };

@@ -15,6 +15,8 @@ import { resultText, saysError, type Classed } from "./classify.js";
 export interface Observed extends Classed {
   /** `ran: started \`git fetch\``, `nothing observed`, or `not observed (why)`. */
   observed: string;
+  /** A hang the sandbox's sight overruled: the call ran, and no answer came (`hung: no answer within 5000 ms`). */
+  unanswered?: string;
 }
 
 /** The verdict `classed` overruled by what the sandbox saw during the call, if it saw the tool act. */
@@ -27,7 +29,9 @@ export function observed(classed: Classed, answer: Answer, seen: Observation): O
   if (acts.length === 0 && once.length > 0) return { ...classed, observed: `nothing of the call's own (seen once, not when it was sent again: ${listed(once)})` };
   if (acts.length === 0) return { ...classed, observed: "nothing observed" };
   const said = `ran: ${listed(acts)}`;
-  if (classed.verdict === "ran" || classed.verdict === "ran, then failed" || classed.verdict === "crashed" || classed.verdict === "hung") return { ...classed, observed: said };
+  if (classed.verdict === "ran" || classed.verdict === "ran, then failed" || classed.verdict === "crashed") return { ...classed, observed: said };
+  // a call that hung while its tool acted ran: the hang stays said (the server stopped answering), and is not sent again
+  if (classed.verdict === "hung") return { ...classed, verdict: "ran", rule: `observed by the sandbox, and no answer came (${classed.text}; a call that hung is not sent again)`, observed: said, unanswered: `hung: ${classed.text}` };
   return { ...classed, verdict: failed(answer) ? "ran, then failed" : "ran", rule: `observed by the sandbox (its text alone said: ${classed.verdict})`, observed: said };
 }
 

@@ -4,6 +4,7 @@ import { McpClient, type McpEndpoint, type ServerHello } from "../../subjects/mc
 import { UsageError } from "../../errors.js";
 import { acceptsFor, type McpAccept } from "../../subjects/mcp/accept.js";
 import { probesFor, type McpProbe } from "../../subjects/mcp/probes.js";
+import { propertyNames } from "../../subjects/mcp/paths.js";
 import { lintTools, type ToolLint } from "../../subjects/mcp/lint.js";
 import { unlistedName } from "../../subjects/mcp/unlisted.js";
 import type { Answer } from "../../subjects/mcp/rpc.js";
@@ -30,7 +31,7 @@ import { inForm, learnForm, type Answered } from "./refusal-form.js";
 export interface McpRunOptions extends ScoreOptions {
   /** Each request's timeout, ms (default 5,000). */
   timeoutMs?: number;
-  /** The first initialize's timeout, ms (default 60,000: npx may install the server first); a restart's is timeoutMs. */
+  /** The first initialize's timeout, ms (default 60,000: npx may install the server first); a restart's is timeoutMs, or twice what the first start took when longer. */
   startTimeoutMs?: number;
   /** The whole run's time limit, ms, from the start: past it, the rows not answered are errored with that cause. */
   budgetMs?: number;
@@ -177,6 +178,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
   async function probeTool(tool: { name: string; inputSchema?: unknown }, runs: boolean, brokenBefore: string | undefined): Promise<string | undefined> {
     let broken = brokenBefore;
     const made = probesFor(tool.name, tool.inputSchema);
+    const properties = propertyNames(tool.inputSchema);
     if (made.dropped.length) notes.push(`${tool.name}: not judged (outside the subset, dropped): ${made.dropped.join("; ")}`);
     if (made.unjudged) notes.push(`${tool.name}: its schema could not be judged (${made.unjudged}); only non-object arguments were sent`);
     if (made.cut.length) notes.push(`${tool.name}: ${made.cut.join("; ")}`);
@@ -194,7 +196,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
       sent.set(row.id, `tools/call ${JSON.stringify({ name: probe.tool, arguments: probe.arguments })}`);
       // arguments that are not an object break tools/call's own schema: any protocol error refuses them
       const refusalTier = probe.rule === "type/object" ? "catalog" : "core";
-      const outcome = await stop.race(callAndPing(client, probe.tool, probe.arguments, probe.names, everyCall, refusalTier));
+      const outcome = await stop.race(callAndPing(client, probe.tool, probe.arguments, probe.names, everyCall, refusalTier, properties));
       if (outcome === undefined) {
         unanswered(row);
         continue;
@@ -220,7 +222,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
         continue;
       }
       sent.set(row.id, `tools/call {"name":${JSON.stringify(call.tool)},"arguments":${call.text}}`);
-      const outcome = await stop.race(askAndPing(client, () => client.callText(call.tool, call.text), (answer) => classifyAccepted(answer, call.names), acceptChecks, everyCall));
+      const outcome = await stop.race(askAndPing(client, () => client.callText(call.tool, call.text), (answer) => classifyAccepted(answer, call.names, properties), acceptChecks, everyCall));
       if (outcome === undefined) {
         unanswered(row);
         continue;
@@ -297,11 +299,11 @@ function probeRow(probe: McpProbe): McpRow {
 }
 
 /** One invalid call, classed, then a ping: whether the server must be started again. */
-function callAndPing(client: McpClient, tool: string, args: unknown, names: string[][], everyCall: ReadonlySet<string>, refusalTier: Tier = "core"): Promise<Asked> {
+function callAndPing(client: McpClient, tool: string, args: unknown, names: string[][], everyCall: ReadonlySet<string>, refusalTier: Tier = "core", properties: ReadonlySet<string> = new Set()): Promise<Asked> {
   return askAndPing(
     client,
     () => client.call(tool, args),
-    (answer) => classify(answer, names),
+    (answer) => classify(answer, names, properties),
     (classed, pingAfter) => callChecks(classed, pingAfter, "core", refusalTier),
     everyCall,
   );

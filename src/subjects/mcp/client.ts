@@ -18,7 +18,7 @@ export type McpEndpoint = { command: string; cwd?: string; env?: Record<string, 
 export interface ClientOptions {
   /** Each request's timeout, ms (default 10,000). */
   timeoutMs?: number;
-  /** The first initialize's timeout, ms: a server started by npx may first install itself (default 60,000). A restart's follows timeoutMs. */
+  /** The first initialize's timeout, ms: a server started by npx may first install itself (default 60,000). A restart's is timeoutMs, or twice the first start's time when longer (never past this). */
   startTimeoutMs?: number;
   /** Aborted: a start or restart under way is given up (McpStartError with the abort's reason). */
   signal?: AbortSignal;
@@ -52,6 +52,8 @@ export class McpClient {
   private readonly signal: AbortSignal | undefined;
   /** How many times the server was started again after it went away. */
   restarts = 0;
+  /** How long the first start took, ms: a restart may take as long. */
+  private firstStartMs: number | undefined;
   /** What the witnesses of servers already stopped saw outside every call. */
   private readonly pastNotes: string[] = [];
 
@@ -103,6 +105,7 @@ export class McpClient {
   private async start(timeoutMs = this.startTimeoutMs): Promise<void> {
     const transport: Transport = "command" in this.endpoint ? stdioTransport(this.endpoint.command, { ...(this.endpoint.cwd ? { cwd: this.endpoint.cwd } : {}), ...(this.endpoint.env ? { env: this.endpoint.env } : {}), ...(this.endpoint.sandbox ? { sandbox: this.endpoint.sandbox } : {}) }) : httpTransport(this.endpoint.url, { ...(this.endpoint.headers ? { headers: this.endpoint.headers } : {}) });
     this.rpc = new Rpc(transport);
+    const started = Date.now();
     let refusal = "";
     for (const version of PROTOCOL_VERSIONS) {
       const answer = await untilAborted(this.rpc.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "tool-conformance", version: "1" } }, timeoutMs), this.signal);
@@ -111,6 +114,7 @@ export class McpClient {
         throw new McpStartError(String(this.signal?.reason));
       }
       if (answer.kind === "result") {
+        this.firstStartMs ??= Date.now() - started;
         this.hello = helloOf(answer.result);
         transport.agreed?.(this.hello.protocolVersion);
         await this.rpc.notify("notifications/initialized");
@@ -136,8 +140,9 @@ export class McpClient {
     this.pastNotes.push(...(this.rpc.transport.witness?.notes() ?? []));
     await this.rpc.transport.close();
     this.restarts++;
-    // only the first start may be an install (npx): a restart is held to the request timeout
-    await this.start(this.timeoutMs);
+    // only the first start may be an install (npx): a restart is held to the request timeout, or to twice
+    // what the first start took when that was longer (a server that looks something up as it starts)
+    await this.start(Math.min(this.startTimeoutMs, Math.max(this.timeoutMs, 2 * (this.firstStartMs ?? 0))));
   }
 
   /**

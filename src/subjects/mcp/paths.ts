@@ -93,3 +93,25 @@ export function insideOf(sub: Record<string, unknown>, root: Json, path: Path, v
   if (base === undefined || !isRecord(valueAt(base, at)) || !valid(base)) return undefined;
   return { schema: (kind === "object" ? sub : sub.items) as Record<string, unknown>, base, at, kind };
 }
+
+/** The most schema nodes read for property names: a hostile inputSchema may be huge. */
+const MAX_NODES = 10_000;
+
+/**
+ * Every property name an inputSchema declares, at any depth (under `properties` anywhere in it):
+ * a refusal's path begins with one (`params.name: …`), a library's object does not.
+ */
+export function propertyNames(inputSchema: unknown): Set<string> {
+  const names = new Set<string>();
+  const stack: unknown[] = [inputSchema];
+  for (let read = 0; stack.length > 0 && read < MAX_NODES; read++) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node.slice(0, MAX_NODES));
+    else if (isRecord(node)) {
+      const record = node as Record<string, unknown>;
+      if (isRecord(record.properties)) for (const name of Object.keys(record.properties as object)) names.add(name);
+      stack.push(...Object.values(record).slice(0, MAX_NODES));
+    }
+  }
+  return names;
+}

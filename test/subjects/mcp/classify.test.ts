@@ -170,3 +170,52 @@ describe("texts of servers reviewed by hand", () => {
     expect(classify(result("Team or Workflow has to be specified", true), [["team_id"]]).verdict).toBe("refused without saying what");
   });
 });
+
+// Texts of seven more servers replayed by hand (mcp-server-sqlite-npx 0.8.0, firecrawl-mcp 3.26.0 on fastmcp,
+// @easecloudio/mcp-metabase-server 1.3.0, @executeautomation/playwright-mcp-server 1.0.12), judged from each handler's source.
+describe("texts of a second set of servers reviewed by hand", () => {
+  test("a database that ran the statement and failed is the tool's own failure", () => {
+    expect(classify(result('Error: SQLITE_ERROR: near "a": syntax error', true), [["query"]]).verdict).toBe("ran, then failed");
+    expect(classify(result('error: syntax error at or near "a"', true), [["sql"]]).verdict).toBe("ran, then failed");
+    expect(classify(result("Error: no such table: a", true), [["table_name"]]).verdict).toBe("ran, then failed");
+  });
+  test("a handler's own check in words of 'allowed', 'no … provided' or 'requires either' is a refusal", () => {
+    expect(classify(result("Error: Only CREATE TABLE statements are allowed", true), [["query"]]).verdict).toBe("refused without saying what");
+    expect(classify(result("Error: Only SELECT queries are allowed for read_query", true), [["query"]]).verdict).toBe("refused without saying what");
+    expect(classify(rpcError(-32603, "No fields provided for update"), [["card_id"]]).verdict).toBe("unreadable refusal");
+    expect(classify(result("Tool 'firecrawl_monitor_create' execution failed: firecrawl_monitor_create requires either `body`, `page`/`pages`, or `queries`.", true), [["tool_conformance_extra"]]).verdict).toBe("refused without saying what");
+    expect(classify(result("firecrawl_research_search_github is deprecated and unavailable through MCP. Use firecrawl_developer_search.", true), [["query"]]).verdict).toBe("refused without saying what");
+  });
+  test("a configuration the handler reached for and found missing is the tool's own failure, even behind fastmcp's wrapper", () => {
+    expect(classify(result("Tool 'firecrawl_parse' execution failed: firecrawl_parse requires FIRECRAWL_API_URL to be set to a self-hosted Firecrawl API instance.", true), [["url"]]).verdict).toBe("ran, then failed");
+    expect(classify(result("Missing required environment variable for the API key", true), [["q"]]).verdict).toBe("ran, then failed");
+    // a property in snake_case is no environment variable: the handler's check of it is a refusal
+    expect(classify(result("card_id is required", true), [["card_id"]]).verdict).toBe("refused");
+  });
+  test("a library's own error in Playwright's form is the tool's own failure, a validator's path so written is not", () => {
+    const url = new Set(["url", "headers", "token"]);
+    expect(classify(result("API operation failed: apiRequestContext.get: First argument must be either URL string or Request", true), [["url"]], url).verdict).toBe("ran, then failed");
+    expect(classify(result("API operation failed: apiRequestContext.post: Invalid URL", true), [["value"]], url).verdict).toBe("ran, then failed");
+    expect(classify(result("Failed to initialize API context: apiRequest.newContext: baseURL: expected string, got object", true), [["url"]], url).verdict).toBe("ran, then failed");
+    // fastmcp writes a nested path so: its first name is one of the tool's properties, or a path's root
+    const nested = new Set(["pdfOptions", "maxPages"]);
+    expect(classify(result("MCP error -32602: Tool 'parse' parameter validation failed: pdfOptions.maxPages: Expected number, received string", true), [["pdfOptions", "maxPages"]], nested).verdict).toBe("refused");
+    expect(classify(rpcError(-32602, "arguments.name: expected string"), [["name"]], new Set(["name"])).verdict).toBe("refused");
+    expect(classify(result("params.name: Invalid input", true), [["params", "name"]]).verdict).toBe("refused");
+  });
+  test("a browser the handler drives failing is the tool's own failure", () => {
+    expect(classify(result("Navigation failed: net::ERR_NAME_NOT_RESOLVED at a", true), [["url"]]).verdict).toBe("ran, then failed");
+    expect(classify(result("Protocol error (Page.navigate): Cannot navigate to invalid URL", true), [["url"]]).verdict).toBe("ran, then failed");
+  });
+  test("an object printed into the handler's own lookup is a run; a check that prints it is a refusal", () => {
+    expect(classify(result("Session [object Object] not found", true), [["sessionId"]]).verdict).toBe("ran, then failed");
+    expect(classify(result("Invalid sessionId: [object Object]", true), [["sessionId"]]).verdict).toBe("refused");
+  });
+  test("a refusal that names another of the tool's properties, not the probe's, says which (the probe's rule may never have been reached)", () => {
+    const classed = classify(result("id is required for get", true), [["tool_conformance_extra"]], new Set(["id", "action", "project"]));
+    expect(classed.verdict).toBe("refused without saying what");
+    expect(classed.other).toEqual(["id"]);
+    expect(classify(result("id is required for get", true), [["id"]], new Set(["id", "action"])).other).toBeUndefined();
+    expect(classify(result("invalid input", true), [["x"]], new Set(["id", "action"])).other).toBeUndefined();
+  });
+});

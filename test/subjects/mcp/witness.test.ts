@@ -23,6 +23,7 @@ interface Row {
   kind: "row";
   id: string;
   checks: Check[];
+  repro?: { steps?: string[] };
 }
 interface Run {
   rows: Row[];
@@ -31,14 +32,14 @@ interface Run {
 }
 
 /** The fixture server with these tools, scored by the CLI; its rows and flags from report.jsonl. */
-function score(name: string, tools: string[], sandboxed: boolean): Run {
+function score(name: string, tools: string[], sandboxed: boolean, ...extra: string[]): Run {
   const folder = join(base, name);
   cpSync(join(import.meta.dirname, "..", "..", "fixtures", "hostile-mcp", "witness-server.mjs"), join(folder, "witness-server.mjs"));
   // a folder the sandbox's own user can read
   chmodSync(base, 0o755);
   chmodSync(folder, 0o755);
   const out = join(base, `${name}-out`);
-  const run = cli("score", "--mcp", `node witness-server.mjs ${tools.join(" ")}`, ...(sandboxed ? ["--sandbox", "bwrap"] : []), "--submission", folder, "--reporter", "json", "--out", out, "--min-score", "0");
+  const run = cli("score", "--mcp", `node witness-server.mjs ${tools.join(" ")}`, ...(sandboxed ? ["--sandbox", "bwrap"] : []), "--submission", folder, "--reporter", "json", "--out", out, "--min-score", "0", ...extra);
   expect(run.code, run.stderr).toBe(0);
   const records = readFileSync(join(out, "report.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as { kind: string; flags?: string[] });
   return { rows: records.filter((record): record is Row => record.kind === "row"), flags: records.find((record) => record.kind === "summary")?.flags ?? [], folder };
@@ -124,6 +125,11 @@ describe("the sandbox as a witness", () => {
     const shown = rows.flatMap((row) => row.checks.flatMap((check) => (check.actual?.observed !== undefined ? [check.actual.observed] : [])));
     expect(shown.length).toBeGreaterThan(0);
     for (const observed of shown) expect(observed).toBe("not observed (no sandbox)");
+    // a passing row keeps the call sent, the answer and the rule that classed it: a "refused" is audited from the file
+    for (const row of rows) {
+      expect(row.repro?.steps?.[0], row.id).toMatch(/^tools\/call \{"name":"shell","arguments":/);
+      expect(refused(row).actual, row.id).toMatchObject({ ran: false, text: 'invalid arguments: "path" is required', rule: expect.stringMatching(/^isError/) });
+    }
   }, 120_000);
 });
 
@@ -131,9 +137,23 @@ describe("a server's own one-off act is not the call's", () => {
   test.skipIf(machine.lacking)(`an act in one call's window that does not recur when the same call is sent again is shown apart, and the refusal stands ${machine.tag}`, () => {
     const rows = rowsOf(everyTool(), "first");
     for (const row of rows) expect(refused(row).pass, row.id).toBe(true);
-    // a passing check keeps no actual in report.jsonl: the row's failing one (its refusal names nothing) shows it
     const once = rows.filter((row) => row.checks.some((check) => String(check.actual?.observed).startsWith("nothing of the call's own (seen once, not when it was sent again: started `/bin/true`)")));
     expect(once.map((row) => row.id)).toEqual(["mcp/first/non-object/array"]);
+  }, 120_000);
+});
+
+describe("a call that hung after its tool acted", () => {
+  test.skipIf(machine.lacking)(`ran, and the hang is still said: the server stopped answering ${machine.tag}`, () => {
+    const run = score("hang", ["hang"], true, "--timeout", "800", "--filter", "mcp/hang/extra-property", "--filter", "mcp/hang/missing-required/*");
+    const rows = run.rows.filter((row) => row.id.startsWith("mcp/hang/"));
+    expect(rows.map((row) => row.id).sort()).toEqual(["mcp/hang/extra-property", "mcp/hang/missing-required/path"]);
+    for (const row of rows) {
+      expect(refused(row).actual?.answer, row.id).toBe("ran");
+      expect(refused(row).actual?.observed, row.id).toBe("ran: started `/bin/true`");
+      const answers = row.checks.find((check) => check.what === "the server keeps answering")!;
+      expect(answers.pass, row.id).toBe(false);
+      expect(JSON.stringify(answers.actual), row.id).toContain("hung: no answer within 800 ms");
+    }
   }, 120_000);
 });
 
