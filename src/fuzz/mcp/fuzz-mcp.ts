@@ -140,7 +140,7 @@ export async function fuzzMcp(endpoint: McpEndpoint, options: McpFuzzOptions): P
       // after the call closes its window
       const window = client.witnessed ? client.watch() : undefined;
       const answer = await client.call(tool, args);
-      let classed: Classed & { observed?: string } = classify(answer, namesOf(errors), propertiesOf.get(tool));
+      let classed: Classed & { observed?: string } = classify(answer, namesOf(errors), { properties: propertiesOf.get(tool) ?? new Set() });
       // a hang the witness overrules is a run (observed.ts), and the server must still be started again
       const unanswered = answer.kind === "hung" || answer.kind === "closed";
       if (window !== undefined) {

@@ -19,13 +19,13 @@ export function classifyAccepted(answer: Answer, expected: readonly (readonly st
       const { code } = answer.error;
       const { text, shown } = errorText(answer.error);
       if (code === -32602) return { verdict: names(text, expected) ? "refused" : "refused without saying what", text: shown, rule: "-32602: the arguments were refused" };
-      if (toolFailed(text, properties)) return { verdict: "ran, then failed", text: shown, rule: `a JSON-RPC error (${String(code)}) whose text is the tool's own failure` };
+      if (toolFailed(text, { properties })) return { verdict: "ran, then failed", text: shown, rule: `a JSON-RPC error (${String(code)}) whose text is the tool's own failure` };
       return { verdict: "unreadable refusal", text: shown, rule: `a JSON-RPC error other than -32602 (${String(code)}): no tool result` };
     }
     case "result": {
       const text = resultText(answer.result);
       const isError = (answer.result as { isError?: unknown } | undefined)?.isError === true;
-      if (toolFailed(text, properties)) return { verdict: "ran, then failed", text, rule: `${isError ? "isError" : "a normal result"} whose text is the tool's own failure` };
+      if (toolFailed(text, { properties })) return { verdict: "ran, then failed", text, rule: `${isError ? "isError" : "a normal result"} whose text is the tool's own failure` };
       if (isError) {
         if (VALIDATION_MARKERS.test(text)) return { verdict: names(text, expected) ? "refused" : "refused without saying what", text, rule: "isError in a validator's words" };
         return { verdict: "ran, then failed", text, rule: "isError without a validator's words: the tool's own failure" };

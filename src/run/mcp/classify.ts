@@ -74,9 +74,32 @@ function libraryCallFailed(text: string, properties: ReadonlySet<string>): boole
   return false;
 }
 
-/** Whether `text` is the tool's own failure (rule 6): `properties` are the tool's property names, at any depth. */
-export function toolFailed(text: string, properties: ReadonlySet<string> = new Set()): boolean {
-  return FAILURE_MARKERS.test(text) || CASED_FAILURE_MARKERS.test(text) || libraryCallFailed(text, properties);
+/**
+ * A lookup of the wrong-typed value the call sent, missed (`Prompt with ID '12.5' not found`): the
+ * handler used it, printed as JavaScript prints it (`12.5`, `true`, `[object Object]`, an array's
+ * elements joined), quoted, beside a lookup's miss.
+ */
+function lookedUp(text: string, value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  const printed = typeof value === "object" ? (Array.isArray(value) ? value.join(",") : "[object Object]") : String(value);
+  if (printed === "") return false;
+  const escaped = printed.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+  const quoted = `(['"\`])${escaped}\\1`;
+  const miss = String.raw`\b(?:not found|does not exist|doesn't exist|no such|could not find|couldn't find|cannot find|can't find)\b`;
+  return new RegExp(`${quoted}[^\\n]{0,60}${miss}`, "i").test(text) || new RegExp(`${miss}[^\\n]{0,60}${quoted}`, "i").test(text);
+}
+
+/** What classing an answer may know of the call besides what naming it takes. */
+export interface CallContext {
+  /** The tool's property names, at any depth. */
+  properties?: ReadonlySet<string>;
+  /** A type probe's wrong-typed value. */
+  value?: unknown;
+}
+
+/** Whether `text` is the tool's own failure (rule 6). */
+export function toolFailed(text: string, context: CallContext = {}): boolean {
+  return FAILURE_MARKERS.test(text) || CASED_FAILURE_MARKERS.test(text) || libraryCallFailed(text, context.properties ?? new Set()) || lookedUp(text, context.value);
 }
 
 /** Words of a refusal of arguments. */
@@ -173,13 +196,13 @@ export function errorText(error: { code: unknown; message: unknown; data?: unkno
   return { text, shown: `JSON-RPC error ${String(error.code)}: ${text}` };
 }
 
-/** Classes the answer to a call that the reference proved invalid; `expected` is what naming it takes, `properties` the tool's property names. */
-export function classify(answer: Answer, expected: readonly (readonly string[])[], properties: ReadonlySet<string> = new Set()): Classed {
-  const classed = classAnswer(answer, expected, properties);
+/** Classes the answer to a call that the reference proved invalid; `expected` is what naming it takes. */
+export function classify(answer: Answer, expected: readonly (readonly string[])[], context: CallContext = {}): Classed {
+  const classed = classAnswer(answer, expected, context);
   if (classed.verdict !== "refused without saying what" && classed.verdict !== "unreadable refusal") return classed;
   if (names(classed.text, expected)) return classed;
   const own = new Set(expected.flat().map((token) => token.toLowerCase()));
-  const other = [...properties].filter((name) => !own.has(name.toLowerCase()) && mentions(classed.text, name)).slice(0, MAX_OTHERS);
+  const other = [...(context.properties ?? [])].filter((name) => !own.has(name.toLowerCase()) && mentions(classed.text, name)).slice(0, MAX_OTHERS);
   return other.length > 0 ? { ...classed, other } : classed;
 }
 
@@ -187,7 +210,7 @@ export function classify(answer: Answer, expected: readonly (readonly string[])[
 const MAX_OTHERS = 3;
 
 /** The verdict by the table's rules, before other properties named are looked for. */
-function classAnswer(answer: Answer, expected: readonly (readonly string[])[], properties: ReadonlySet<string>): Classed {
+function classAnswer(answer: Answer, expected: readonly (readonly string[])[], context: CallContext): Classed {
   switch (answer.kind) {
     case "hung":
     case "closed":
@@ -197,14 +220,14 @@ function classAnswer(answer: Answer, expected: readonly (readonly string[])[], p
       const { text, shown } = errorText(answer.error);
       if (code === -32602) return names(text, expected) ? { verdict: "refused", text: shown, rule: "-32602 naming the argument" } : { verdict: "refused without saying what", text: shown, rule: "-32602 naming nothing wrong", partly: namesPart(text, expected) };
       // an old SDK server answers its tool's own failure as -32603 too: the tool ran (a request that reached for the network)
-      if (toolFailed(text, properties)) return { verdict: "ran, then failed", text: shown, rule: `a JSON-RPC error (${String(code)}) whose text is the tool's own failure` };
+      if (toolFailed(text, context)) return { verdict: "ran, then failed", text: shown, rule: `a JSON-RPC error (${String(code)}) whose text is the tool's own failure` };
       if (REFUSAL_MARKERS.test(text)) return { verdict: "unreadable refusal", text: shown, rule: `a JSON-RPC error other than -32602 (${String(code)}) in a refusal's words` };
       return { verdict: "cannot tell", text: shown, rule: `a JSON-RPC error other than -32602 (${String(code)}) with neither a refusal's words nor a failure's` };
     }
     case "result": {
       const text = resultText(answer.result);
       const isError = (answer.result as { isError?: unknown } | undefined)?.isError === true;
-      if (toolFailed(text, properties)) return { verdict: "ran, then failed", text, rule: `${isError ? "isError" : "a normal result"} whose text is the tool's own failure` };
+      if (toolFailed(text, context)) return { verdict: "ran, then failed", text, rule: `${isError ? "isError" : "a normal result"} whose text is the tool's own failure` };
       if (isError) {
         if (REFUSAL_MARKERS.test(text)) return names(text, expected) ? { verdict: "refused", text, rule: "isError naming the argument" } : { verdict: "refused without saying what", text, rule: "isError in a refusal's words, naming nothing wrong", partly: namesPart(text, expected) };
         return { verdict: "cannot tell", text, rule: "isError with neither a refusal's words nor a failure's" };

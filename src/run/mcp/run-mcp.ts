@@ -15,7 +15,7 @@ import type { Check } from "../run-row.js";
 import { filterMatches } from "../runner.js";
 import { acceptChecks, callChecks, mcpResult, WHAT, type McpRow } from "./checks.js";
 import { classifyAccepted } from "./classify-accepted.js";
-import { classify, type Classed } from "./classify.js";
+import { classify, type CallContext, type Classed } from "./classify.js";
 import { listRows } from "./list-rows.js";
 import { RunStop, yieldToEventLoop } from "./stop.js";
 import { oneLine } from "../../report/reporters/text.js";
@@ -196,7 +196,7 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
       sent.set(row.id, `tools/call ${JSON.stringify({ name: probe.tool, arguments: probe.arguments })}`);
       // arguments that are not an object break tools/call's own schema: any protocol error refuses them
       const refusalTier = probe.rule === "type/object" ? "catalog" : "core";
-      const outcome = await stop.race(callAndPing(client, probe.tool, probe.arguments, probe.names, everyCall, refusalTier, properties));
+      const outcome = await stop.race(callAndPing(client, probe.tool, probe.arguments, probe.names, everyCall, refusalTier, { properties, ...(probe.value !== undefined ? { value: probe.value } : {}) }));
       if (outcome === undefined) {
         unanswered(row);
         continue;
@@ -299,11 +299,11 @@ function probeRow(probe: McpProbe): McpRow {
 }
 
 /** One invalid call, classed, then a ping: whether the server must be started again. */
-function callAndPing(client: McpClient, tool: string, args: unknown, names: string[][], everyCall: ReadonlySet<string>, refusalTier: Tier = "core", properties: ReadonlySet<string> = new Set()): Promise<Asked> {
+function callAndPing(client: McpClient, tool: string, args: unknown, names: string[][], everyCall: ReadonlySet<string>, refusalTier: Tier = "core", context: CallContext = {}): Promise<Asked> {
   return askAndPing(
     client,
     () => client.call(tool, args),
-    (answer) => classify(answer, names, properties),
+    (answer) => classify(answer, names, context),
     (classed, pingAfter) => callChecks(classed, pingAfter, "core", refusalTier),
     everyCall,
   );

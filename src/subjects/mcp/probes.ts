@@ -31,6 +31,8 @@ export interface McpProbe {
   names: string[][];
   /** The reference's errors on it: the proof it is invalid. */
   errors: string[];
+  /** A type probe's wrong-typed value, at its place: a handler that looked it up quotes it as it prints it (`'12.5' not found`). */
+  value?: Json;
 }
 
 export interface ToolProbes {
@@ -67,7 +69,8 @@ export function probesFor(tool: string, inputSchema: unknown): ToolProbes {
     // never sent unless proven invalid; and on a valid base, a probe breaks one rule: one error, where it was broken
     if (errors.length !== 1 || !samePath(errors[0]!.segments, at)) return;
     if (rule.startsWith("type") && errors[0]!.expectedType === undefined) return;
-    probes.push({ id: `mcp/${tool}/${probe}`, tool, probe, arguments: args, rule, pitfalls, why, names: namesOf(errors), errors: errors.map(String) });
+    const value = rule.startsWith("type/") || rule === "type" ? valueAt(args, at) : undefined;
+    probes.push({ id: `mcp/${tool}/${probe}`, tool, probe, arguments: args, rule, pitfalls, why, names: namesOf(errors), errors: errors.map(String), ...(value !== undefined && at.length > 0 ? { value } : {}) });
   };
   add("non-object/array", ["x"], "type/object", ["s10"], "the arguments of a call are an object: an array is refused before the tool runs");
   add("non-object/string", "x", "type/object", ["s10"], "the arguments of a call are an object: a string is refused before the tool runs");

@@ -194,13 +194,13 @@ describe("texts of a second set of servers reviewed by hand", () => {
   });
   test("a library's own error in Playwright's form is the tool's own failure, a validator's path so written is not", () => {
     const url = new Set(["url", "headers", "token"]);
-    expect(classify(result("API operation failed: apiRequestContext.get: First argument must be either URL string or Request", true), [["url"]], url).verdict).toBe("ran, then failed");
-    expect(classify(result("API operation failed: apiRequestContext.post: Invalid URL", true), [["value"]], url).verdict).toBe("ran, then failed");
-    expect(classify(result("Failed to initialize API context: apiRequest.newContext: baseURL: expected string, got object", true), [["url"]], url).verdict).toBe("ran, then failed");
+    expect(classify(result("API operation failed: apiRequestContext.get: First argument must be either URL string or Request", true), [["url"]], { properties: url }).verdict).toBe("ran, then failed");
+    expect(classify(result("API operation failed: apiRequestContext.post: Invalid URL", true), [["value"]], { properties: url }).verdict).toBe("ran, then failed");
+    expect(classify(result("Failed to initialize API context: apiRequest.newContext: baseURL: expected string, got object", true), [["url"]], { properties: url }).verdict).toBe("ran, then failed");
     // fastmcp writes a nested path so: its first name is one of the tool's properties, or a path's root
     const nested = new Set(["pdfOptions", "maxPages"]);
-    expect(classify(result("MCP error -32602: Tool 'parse' parameter validation failed: pdfOptions.maxPages: Expected number, received string", true), [["pdfOptions", "maxPages"]], nested).verdict).toBe("refused");
-    expect(classify(rpcError(-32602, "arguments.name: expected string"), [["name"]], new Set(["name"])).verdict).toBe("refused");
+    expect(classify(result("MCP error -32602: Tool 'parse' parameter validation failed: pdfOptions.maxPages: Expected number, received string", true), [["pdfOptions", "maxPages"]], { properties: nested }).verdict).toBe("refused");
+    expect(classify(rpcError(-32602, "arguments.name: expected string"), [["name"]], { properties: new Set(["name"]) }).verdict).toBe("refused");
     expect(classify(result("params.name: Invalid input", true), [["params", "name"]]).verdict).toBe("refused");
   });
   test("a browser the handler drives failing is the tool's own failure", () => {
@@ -212,10 +212,22 @@ describe("texts of a second set of servers reviewed by hand", () => {
     expect(classify(result("Invalid sessionId: [object Object]", true), [["sessionId"]]).verdict).toBe("refused");
   });
   test("a refusal that names another of the tool's properties, not the probe's, says which (the probe's rule may never have been reached)", () => {
-    const classed = classify(result("id is required for get", true), [["tool_conformance_extra"]], new Set(["id", "action", "project"]));
+    const classed = classify(result("id is required for get", true), [["tool_conformance_extra"]], { properties: new Set(["id", "action", "project"]) });
     expect(classed.verdict).toBe("refused without saying what");
     expect(classed.other).toEqual(["id"]);
-    expect(classify(result("id is required for get", true), [["id"]], new Set(["id", "action"])).other).toBeUndefined();
-    expect(classify(result("invalid input", true), [["x"]], new Set(["id", "action"])).other).toBeUndefined();
+    expect(classify(result("id is required for get", true), [["id"]], { properties: new Set(["id", "action"]) }).other).toBeUndefined();
+    expect(classify(result("invalid input", true), [["x"]], { properties: new Set(["id", "action"]) }).other).toBeUndefined();
+  });
+  test("a lookup of the wrong-typed value the call sent, missed, is a run: the handler used the value (desktop-commander's get_prompts)", () => {
+    const prompt = (id: string) => result(`❌ Prompt with ID '${id}' not found. Use action='list_prompts' to see available prompts.`, true);
+    expect(classify(prompt("12.5"), [["promptId"]], { value: 12.5 }).verdict).toBe("ran, then failed");
+    expect(classify(prompt("true"), [["promptId"]], { value: true }).verdict).toBe("ran, then failed");
+    expect(classify(prompt("x"), [["promptId"]], { value: ["x"] }).verdict).toBe("ran, then failed");
+    expect(classify(prompt("[object Object]"), [["promptId"]], { value: { x: 1 } }).verdict).toBe("ran, then failed");
+    // another value quoted, or none known: the text alone, a refusal's words
+    expect(classify(prompt("abc"), [["promptId"]], { value: 12.5 }).verdict).toBe("refused without saying what");
+    expect(classify(prompt("12.5"), [["promptId"]]).verdict).toBe("refused without saying what");
+    // the value quoted by a check, not a lookup
+    expect(classify(result("promptId '12.5' must be a string", true), [["promptId"]], { value: 12.5 }).verdict).toBe("refused");
   });
 });
