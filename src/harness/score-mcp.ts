@@ -96,7 +96,7 @@ async function scoreUnredacted(endpoint: McpEndpoint, options: McpOptions): Prom
   let signal: string | undefined;
   try {
     const { hello } = run;
-    const version = `MCP ${hello.protocolVersion}${hello.offered ? "" : ` (not one offered: ${PROTOCOL_VERSIONS.join(", ")})`}`;
+    const version = `MCP ${hello.protocolVersion}${hello.offered ? "" : ` (the server's own choice; offered ${PROTOCOL_VERSIONS.join(", ")})`}`;
     const asRun: Run = {
       label,
       hello: { ready: true, version: 0, implementation: { name: hello.serverInfo.name, language: version, ...(hello.serverInfo.version ? { version: hello.serverInfo.version } : {}) }, profiles: ["ag02"], capabilities: ["mcp"] },

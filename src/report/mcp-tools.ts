@@ -27,7 +27,7 @@ export const TOOL_CHECKS: readonly ToolCheck[] = [
   { key: "type", title: "refuses a wrong type", short: "type", pitfalls: "s10" },
   { key: "string-number", title: 'refuses "3" for a number', short: '"3"', pitfalls: "s01" },
   { key: "unknown", title: "refuses an unknown property", short: "unknown", pitfalls: "s07" },
-  { key: "bounds", title: "refuses a value out of bounds (min/max, lengths, item counts)", short: "bounds", pitfalls: "s10" },
+  { key: "bounds", title: "refuses a value out of bounds (min/max, lengths, item counts, pattern)", short: "bounds", pitfalls: "s10" },
   { key: "enum", title: "refuses a value outside enum/const", short: "enum", pitfalls: "s10" },
   { key: "readable", title: "the refusal is an error the model reads", short: "readable", pitfalls: "s15" },
   { key: "named", title: "the refusal names the argument", short: "names", pitfalls: "s23/s17" },
@@ -50,6 +50,7 @@ const KIND_COLUMN: Record<string, ToolCheckKey> = {
   "too-long": "bounds",
   "too-few-items": "bounds",
   "too-many-items": "bounds",
+  pattern: "bounds",
   enum: "enum",
   const: "enum",
 };

@@ -44,7 +44,7 @@ export function argumentsOf(row: ReportRow): string | undefined {
 /** The probe part of a tool row's id, from its rule: `mcp/additionalProperties` → its schema's keyword, in words. */
 function keywordOf(row: ReportRow): string {
   const rule = row.rule.replace(/^mcp(-accept)?\//, "");
-  const property = /\/(?:missing-required|wrong-type|integer-as-string|integer-fraction|below-minimum|above-maximum|too-short|too-long|too-few-items|too-many-items|enum|const|array-element)\/([^/]+)/.exec(row.id)?.[1];
+  const property = /\/(?:missing-required|wrong-type|integer-as-string|integer-fraction|below-minimum|above-maximum|too-short|too-long|too-few-items|too-many-items|enum|const|pattern|array-element)\/([^/]+)/.exec(row.id)?.[1];
   const of = property !== undefined ? ` of "${property}"` : "";
   switch (rule) {
     case "additionalProperties": {

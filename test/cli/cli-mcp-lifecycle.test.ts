@@ -119,6 +119,7 @@ describe("score --mcp: time bounded by the user's flags, signals end it", () => 
       ["mcp/hang/extra-property", "failed"],
     ]);
     expect(summaryOf(join(out, "report.jsonl")).flags).toContain("mcp: the server was started again 2 times after a crash or a hang");
+    expect(summaryOf(join(out, "report.jsonl")).flags).toContain("mcp: 2 calls got no answer within --timeout (400 ms): each waited that long, then the server was started again");
   });
 
   it("SIGTERM once calls are under way: exit 143, a whole report.interrupted.jsonl", { timeout: 120_000 }, async () => {

@@ -43,7 +43,8 @@ export function callChecks(classed: Seen, pingAfter: string | undefined, tier: T
   if (ran === false) {
     const readable = verdict !== "unreadable refusal";
     checks.push({ level: "verdict", tier: refusalTier, what: WHAT.readable, expected: { readable: true }, actual: { readable, ...shown }, pass: readable });
-    const named = verdict === "refused";
+    // an unreadable refusal may name what is wrong all the same: only its form fails
+    const named = verdict === "refused" || (verdict === "unreadable refusal" && classed.named === true);
     checks.push({ level: "paths", tier: refusalTier, what: WHAT.named, expected: { named: true }, actual: { named, ...(classed.partly ? { partly: true } : {}), ...(classed.other ? { other: classed.other } : {}), ...shown }, pass: named });
   }
   return checks;

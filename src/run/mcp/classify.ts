@@ -16,6 +16,8 @@ export interface Classed {
   partly?: boolean;
   /** A refusal that does not name what is wrong names other properties of the tool: it may be of them, not of the probe's rule. */
   other?: string[];
+  /** An unreadable refusal that names what is wrong (a refused one always does, one without saying what never). */
+  named?: boolean;
 }
 
 /**
@@ -28,7 +30,7 @@ export const FAILURE_MARKERS = new RegExp(
     String.raw`\b(AttributeError|KeyError|IndexError|NameError|UnboundLocalError|ZeroDivisionError|OSError|FileNotFoundError|PermissionError|IsADirectoryError|NotADirectoryError|BrokenPipeError|ConnectionError|ConnectionRefusedError|ConnectionResetError|CalledProcessError)\b`,
     "cannot read propert|is not a function|is not defined|undefined is not|null is not|is not iterable|is not a constructor",
     // Node's own message for a bad argument to its API (fs.writeFileSync's data), with or without its code
-    String.raw`\bThe "[^"]+" argument must be\b`,
+    String.raw`\bThe \\?"[^"\\]+\\?" (argument|property) must be\b`,
     String.raw`\bat \S+ \(.*:\d+:\d+\)|Traceback \(most recent call last\)|\bpanic:`,
     String.raw`\bE(NOENT|ACCES|PERM|ROFS|EXIST|ISDIR|NOTDIR|NOTEMPTY|NOSPC|MFILE|PIPE|CONNREFUSED|CONNRESET|CONNABORTED|NETUNREACH|HOSTUNREACH|ADDRNOTAVAIL|TIMEDOUT|NOTFOUND|AI_AGAIN)\b`,
     // Node's own error codes for a call of its API gone wrong (ERR_INVALID_ARG_TYPE from fs inside a handler), none a validator's
@@ -38,8 +40,14 @@ export const FAILURE_MARKERS = new RegExp(
     // a subprocess that ran and failed: Node's execSync/execFile, Python's subprocess, Go's os/exec
     String.raw`command failed|exited with code \d+|exit (status|code) \d+|returned non-zero exit status`,
     "syntax error at or near|no such (table|column)",
-    // an object the handler printed into a lookup of its own (`Session [object Object] not found`): it used the value
-    String.raw`\[object Object\][^\n]{0,40}\b(not found|does not exist)\b|\b(not found|does not exist)\b[^\n]{0,20}\[object Object\]`,
+    // SQLite's constraints and better-sqlite3's binding of a value it cannot take: the statement was prepared and run
+    "constraint failed|can only bind numbers|too (few|many) parameter values|not a git repository",
+    // an HTTP client's request made and failed (axios's words), an abort or a timeout of one
+    String.raw`request failed with status code \d+|timeout of \d+ ?ms exceeded|the operation was aborted|navigation timeout`,
+    // a daemon or cluster the handler reached for (Docker's, kubectl's words), a shell's own complaint (dash: `sh: 1: x: not found`)
+    String.raw`cannot connect to the docker daemon|the connection to the server \S+ was refused|\bsh: \d+: `,
+    // a browser the handler launched or drove (Puppeteer's and Playwright's words)
+    "could not find (chrome|chromium|expected browser)|executable doesn't exist|target closed|session closed|execution context was destroyed",
     String.raw`\b(missing|required|no|unset) (\w+ )?environment variables?\b`,
   ].join("|"),
   "i",
@@ -52,6 +60,10 @@ export const CASED_FAILURE_MARKERS = new RegExp(
     String.raw`\bSQLITE_[A-Z]+\b|\bSQLSTATE\b|\bER_[A-Z]+(_[A-Z]+)+\b`,
     // a browser the handler drives, failing: Chrome's network codes, the DevTools protocol's own errors
     String.raw`\bnet::ERR_[A-Z_]+|\bProtocol error \(`,
+    // a client library's error class for a request, query or connection gone wrong: never a validator's
+    String.raw`\b(AxiosError|FetchError|AbortError|TimeoutError|HttpError|HTTPError|GaxiosError|MongoServerError|MongoNetworkError|MongoServerSelectionError|PrismaClient[A-Za-z]*Error|SequelizeDatabaseError|QueryFailedError)\b`,
+    // git's own failure, opening a line
+    String.raw`(?:^|\n)fatal: `,
     // the handler reached for its configuration and found none: an environment variable not set
     String.raw`\b[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\b[^.\n]{0,30}\b(not set|to be set|must be set|is required|is missing|not configured)\b`,
   ].join("|"),
@@ -74,54 +86,63 @@ function libraryCallFailed(text: string, properties: ReadonlySet<string>): boole
   return false;
 }
 
-/**
- * A lookup of the wrong-typed value the call sent, missed (`Prompt with ID '12.5' not found`): the
- * handler used it, printed as JavaScript prints it (`12.5`, `true`, `[object Object]`, an array's
- * elements joined), quoted, beside a lookup's miss.
- */
-function lookedUp(text: string, value: unknown): boolean {
-  if (value === undefined || value === null) return false;
-  const printed = typeof value === "object" ? (Array.isArray(value) ? value.join(",") : "[object Object]") : String(value);
-  if (printed === "") return false;
-  const escaped = printed.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
-  const quoted = `(['"\`])${escaped}\\1`;
-  const miss = String.raw`\b(?:not found|does not exist|doesn't exist|no such|could not find|couldn't find|cannot find|can't find)\b`;
-  return new RegExp(`${quoted}[^\\n]{0,60}${miss}`, "i").test(text) || new RegExp(`${miss}[^\\n]{0,60}${quoted}`, "i").test(text);
+/** A lookup that missed: the tool looked something up (a record, a file, a branch), which is its own work. */
+const LOOKUP_MISSED = /\b(not found|does not exist|doesn't exist|could not find|couldn't find|cannot find|can't find)\b/i;
+/** …unless what was not found is the tool itself, or an argument, as a validator says (`Tool 'x' not found`, `parameter 'q' not found`). */
+const NOT_FOUND_IS_A_REFUSAL = /\b(tools?|parameters?|arguments?|propert(y|ies)|params?|methods?)\b[^\n.]{0,40}\b(not found|does not exist|doesn't exist)\b|\bunknown tool\b|\bno such tool\b/i;
+
+/** Whether a lookup of the tool's own missed (`Entity with name a not found`, `Branch 'a' does not exist`). */
+function lookupMissed(text: string): boolean {
+  return LOOKUP_MISSED.test(text) && !NOT_FOUND_IS_A_REFUSAL.test(text);
 }
 
 /** What classing an answer may know of the call besides what naming it takes. */
 export interface CallContext {
   /** The tool's property names, at any depth. */
   properties?: ReadonlySet<string>;
-  /** A type probe's wrong-typed value. */
-  value?: unknown;
 }
 
 /** Whether `text` is the tool's own failure (rule 6). */
 export function toolFailed(text: string, context: CallContext = {}): boolean {
-  return FAILURE_MARKERS.test(text) || CASED_FAILURE_MARKERS.test(text) || libraryCallFailed(text, context.properties ?? new Set()) || lookedUp(text, context.value);
+  return FAILURE_MARKERS.test(text) || CASED_FAILURE_MARKERS.test(text) || libraryCallFailed(text, context.properties ?? new Set()) || lookupMissed(text);
 }
 
 /** Words of a refusal of arguments. */
 export const REFUSAL_MARKERS = /invalid|validation|required|expected|\bmust\b|\bshould\b|\b(has|have|needs?) to be\b|cannot be empty|\ballowed\b|\bno \w+ (provided|given|specified|supplied)\b|\brequires (either|one of|at least)\b|\bdeprecated\b|unrecogni[sz]ed|unexpected|unknown (key|propert|field|argument|param)|additional propert|not one of|too (small|big|long|short)|at (least|most)|greater than|less than|missing|\benum\b|schema|not a valid|not found|unknown tool|no such tool|does not exist/i;
 
-/** A normal result that says it is an error: it starts so, or is a JSON object with an error member. */
+/** A normal result that says it is an error: it starts so, or is a JSON object with an error member, `success: false`, `isError: true` or errors listed. */
 export function saysError(text: string): boolean {
-  if (/^\s*(error|failed|failure)\b/i.test(text)) return true;
+  // after a symbol or two (`❌ Error: …`)
+  if (/^\s*(?:\p{So}\uFE0F?\s*)*(error|failed|failure)\b/iu.test(text)) return true;
   try {
     const value = JSON.parse(text) as unknown;
     if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
     const record = value as Record<string, unknown>;
-    return (record.error !== undefined && record.error !== null && record.error !== false) || record.success === false || record.ok === false;
+    // a list of errors that is not empty (a batch's), or an MCP result with isError told inside a normal one's text
+    return (record.error !== undefined && record.error !== null && record.error !== false) || record.success === false || record.ok === false || record.isError === true || batchFailed(record);
   } catch {
     return false;
   }
+}
+
+/** A batch's result that failed: errors listed beside a count of failures (`{"failed": 1, "errors": [{"error": "Invalid category: 12.5"}]}`), not a tool's data that lists errors. */
+function batchFailed(record: Record<string, unknown>): boolean {
+  return Array.isArray(record.errors) && record.errors.length > 0 && typeof record.failed === "number" && record.failed > 0;
 }
 
 /** A normal result that opens with a refusal's word ("Unknown operation: …", "Invalid days"), or does so after a lead-in ending "failed:": a handler's own check, told as a result. */
 export function opensRefusing(text: string): boolean {
   // also behind a handler's own lead-in: `Node management operation failed: Unknown operation: 12.5`
   return /^\s*(?:[^:\n]{0,80}\bfailed:\s*)?(unknown|invalid|missing|unsupported|unrecogni[sz]ed|illegal|bad)\b/i.test(text);
+}
+
+/** A normal result that opens with the argument's name and then a refusal's words (`Updates array must be provided and non-empty`): a handler's own check, told as a result. */
+export function opensNaming(text: string, alternatives: readonly (readonly string[])[]): boolean {
+  const opening = /^\s*(?:\p{So}\uFE0F?\s*)*(?:error:?\s*)?["'`]?([\p{L}\p{N}_$.-]+)["'`]?((?:\s+\S+){0,3})/iu.exec(text);
+  if (opening === null) return false;
+  const [, first, rest] = opening;
+  const isName = alternatives.some((tokens) => tokens.length > 0 && tokens.at(-1)!.toLowerCase() === first!.toLowerCase());
+  return isName && REFUSAL_MARKERS.test(rest ?? "");
 }
 
 /** Whether `text` mentions the first token of one of the alternatives (the property, for an element's error). */
@@ -200,7 +221,7 @@ export function errorText(error: { code: unknown; message: unknown; data?: unkno
 export function classify(answer: Answer, expected: readonly (readonly string[])[], context: CallContext = {}): Classed {
   const classed = classAnswer(answer, expected, context);
   if (classed.verdict !== "refused without saying what" && classed.verdict !== "unreadable refusal") return classed;
-  if (names(classed.text, expected)) return classed;
+  if (names(classed.text, expected)) return classed.verdict === "unreadable refusal" ? { ...classed, named: true } : classed;
   const own = new Set(expected.flat().map((token) => token.toLowerCase()));
   const other = [...(context.properties ?? [])].filter((name) => !own.has(name.toLowerCase()) && mentions(classed.text, name)).slice(0, MAX_OTHERS);
   return other.length > 0 ? { ...classed, other } : classed;
@@ -232,8 +253,10 @@ function classAnswer(answer: Answer, expected: readonly (readonly string[])[], c
         if (REFUSAL_MARKERS.test(text)) return names(text, expected) ? { verdict: "refused", text, rule: "isError naming the argument" } : { verdict: "refused without saying what", text, rule: "isError in a refusal's words, naming nothing wrong", partly: namesPart(text, expected) };
         return { verdict: "cannot tell", text, rule: "isError with neither a refusal's words nor a failure's" };
       }
-      if (saysError(text)) return { verdict: "unreadable refusal", text, rule: "a normal result that says error" };
+      // an error with no refusal's words ({"success": false}) may be the tool's own failure as well: it never passes
+      if (saysError(text)) return REFUSAL_MARKERS.test(text) ? { verdict: "unreadable refusal", text, rule: "a normal result that says error, in a refusal's words" } : { verdict: "cannot tell", text, rule: "a normal result that says error, with neither a refusal's words nor a failure's" };
       if (opensRefusing(text) && names(text, expected)) return { verdict: "unreadable refusal", text, rule: "a normal result opening with a refusal's word, naming the argument" };
+      if (opensNaming(text, expected)) return { verdict: "unreadable refusal", text, rule: "a normal result opening with the argument's name, then a refusal's words" };
       return { verdict: "ran", text, rule: "a normal result" };
     }
   }

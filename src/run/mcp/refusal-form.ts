@@ -1,5 +1,5 @@
 import type { Answer } from "../../subjects/mcp/rpc.js";
-import { errorText, REFUSAL_MARKERS, resultText, type Classed } from "./classify.js";
+import { errorText, names, REFUSAL_MARKERS, resultText, type Classed } from "./classify.js";
 
 // Rule 10c of docs/mcp.md: a server's refusals, read in its own form. The answers that plainly name
 // the offending argument (rules 3 and 7) show how this server opens a refusal: `MCP error -32602:
@@ -24,6 +24,8 @@ export interface Answered {
   tool: string;
   answer: Answer;
   classed: Classed & { observed?: string };
+  /** What naming the argument takes (the probe's), when known. */
+  names?: readonly (readonly string[])[];
 }
 
 /** The fewest answers a form is learned from. */
@@ -74,9 +76,9 @@ export function learnForm(answered: readonly Answered[]): RefusalForm | undefine
 }
 
 /** A normal result read as ran that opens as this server's refusals do: a refusal told as a result; else undefined. */
-export function inForm(form: RefusalForm, { tool, answer, classed }: Answered): Classed | undefined {
+export function inForm(form: RefusalForm, { tool, answer, classed, names: expected }: Answered): Classed | undefined {
   if (classed.verdict !== "ran" || classed.observed?.startsWith("ran")) return undefined;
   const read = reading(tool, answer);
   if (read?.channel !== "a normal result" || !read.text.startsWith(form.opening)) return undefined;
-  return { verdict: "unreadable refusal", text: classed.text, rule: `a normal result in this server's own refusal form (${form.channel} opening \`${form.opening}\`, learned from ${form.from} answers that named the argument)` };
+  return { verdict: "unreadable refusal", text: classed.text, rule: `a normal result in this server's own refusal form (${form.channel} opening \`${form.opening}\`, learned from ${form.from} answers that named the argument)`, ...(expected !== undefined && names(classed.text, expected) ? { named: true } : {}) };
 }

@@ -91,6 +91,8 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
   /** The tools probed only with non-object arguments, each with why. */
   const unprobed: string[] = [];
   let probedCount = 0;
+  /** The invalid calls that got no answer in time: each cost the timeout and a restart. */
+  let hungCalls = 0;
   /** Each invalid call's answer as first classed, so that the server's own refusal form, once learned, can re-read it. */
   const answered: (Answered & { row: McpRow; pingAfter: string | undefined; refusalTier: Tier })[] = [];
   let lint: ToolLint[] | undefined;
@@ -196,13 +198,14 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
       sent.set(row.id, `tools/call ${JSON.stringify({ name: probe.tool, arguments: probe.arguments })}`);
       // arguments that are not an object break tools/call's own schema: any protocol error refuses them
       const refusalTier = probe.rule === "type/object" ? "catalog" : "core";
-      const outcome = await stop.race(callAndPing(client, probe.tool, probe.arguments, probe.names, everyCall, refusalTier, { properties, ...(probe.value !== undefined ? { value: probe.value } : {}) }));
+      const outcome = await stop.race(callAndPing(client, probe.tool, probe.arguments, probe.names, everyCall, refusalTier, { properties }));
       if (outcome === undefined) {
         unanswered(row);
         continue;
       }
       record(row, outcome.checks, outcome.ms);
-      answered.push({ tool: probe.tool, answer: outcome.answer, classed: outcome.seen, row, pingAfter: outcome.pingAfter, refusalTier });
+      if (outcome.answer.kind === "hung") hungCalls++;
+      answered.push({ tool: probe.tool, answer: outcome.answer, classed: outcome.seen, names: probe.names, row, pingAfter: outcome.pingAfter, refusalTier });
       if (outcome.restart) broken = await restart(client, notes, stop);
     }
     // a tool probed only with non-object arguments is never a pass: its row says why the rest was not sent
@@ -258,6 +261,8 @@ export async function runMcp(endpoint: McpEndpoint, options: McpRunOptions): Pro
     const stderr = client.stderrTail();
     notes.push(...client.observedNotes());
     if (client.restarts > 0) notes.push(`the server was started again ${client.restarts} time${client.restarts === 1 ? "" : "s"} after a crash or a hang`);
+    // where the time went, on a server that hangs: a shorter --timeout is the user's to choose
+    if (hungCalls > 0) notes.push(`${hungCalls} call${hungCalls === 1 ? "" : "s"} got no answer within --timeout (${timeoutMs} ms): each waited that long, then the server was started again`);
     const cause = stop.cause;
     const stopped = cause === undefined ? {} : { stopped: { cause, ...(stop.interrupted !== undefined ? { interrupted: stop.interrupted } : {}) } };
     return { label: client.label, hello: client.hello, rows, results, notes, sent, startedAt, finishedAt: new Date(finished).toISOString(), ms: finished - started, ...(stderr ? { stderr } : {}), ...stopped, ...(failure !== undefined ? { failure } : {}), ...(lint ? { lint } : {}) };

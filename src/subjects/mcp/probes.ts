@@ -31,8 +31,6 @@ export interface McpProbe {
   names: string[][];
   /** The reference's errors on it: the proof it is invalid. */
   errors: string[];
-  /** A type probe's wrong-typed value, at its place: a handler that looked it up quotes it as it prints it (`'12.5' not found`). */
-  value?: Json;
 }
 
 export interface ToolProbes {
@@ -58,19 +56,19 @@ export function probesFor(tool: string, inputSchema: unknown): ToolProbes {
   const probes: McpProbe[] = [];
   const cut: string[] = [];
   const add: Add = (probe, args, rule, pitfalls, why, at = []) => {
-    if (probes.some((p) => p.probe === probe)) return;
+    if (probes.some((p) => p.probe === probe)) return false;
     // nothing is judged, so nothing is sent
-    if (schema === undefined) return;
+    if (schema === undefined) return false;
     if (probes.length >= MAX_PROBES) {
       if (!cut.some((line) => line.startsWith(CAPPED))) cut.push(`${CAPPED} (the cap): the rest not probed`);
-      return;
+      return false;
     }
     const errors = schema.validate(args as never);
     // never sent unless proven invalid; and on a valid base, a probe breaks one rule: one error, where it was broken
-    if (errors.length !== 1 || !samePath(errors[0]!.segments, at)) return;
-    if (rule.startsWith("type") && errors[0]!.expectedType === undefined) return;
-    const value = rule.startsWith("type/") || rule === "type" ? valueAt(args, at) : undefined;
-    probes.push({ id: `mcp/${tool}/${probe}`, tool, probe, arguments: args, rule, pitfalls, why, names: namesOf(errors), errors: errors.map(String), ...(value !== undefined && at.length > 0 ? { value } : {}) });
+    if (errors.length !== 1 || !samePath(errors[0]!.segments, at)) return false;
+    if (rule.startsWith("type") && errors[0]!.expectedType === undefined) return false;
+    probes.push({ id: `mcp/${tool}/${probe}`, tool, probe, arguments: args, rule, pitfalls, why, names: namesOf(errors), errors: errors.map(String) });
+    return true;
   };
   add("non-object/array", ["x"], "type/object", ["s10"], "the arguments of a call are an object: an array is refused before the tool runs");
   add("non-object/string", "x", "type/object", ["s10"], "the arguments of a call are an object: a string is refused before the tool runs");
@@ -95,7 +93,8 @@ export function probesFor(tool: string, inputSchema: unknown): ToolProbes {
 
 const CAPPED = `${MAX_PROBES} probes made`;
 
-type Add = (probe: string, args: Json, rule: string, pitfalls: string[], why: string, at?: Path) => void;
+/** Adds a probe when the reference proves it breaks one rule, where it was broken: whether it did. */
+type Add = (probe: string, args: Json, rule: string, pitfalls: string[], why: string, at?: Path) => boolean;
 
 /** What probing one object of the arguments shares with the rest: where probes go, where cuts are said, the whole schema's verdict on a base. */
 interface Probing {
@@ -195,10 +194,24 @@ function boundProbes(name: string, path: Path, sub: Record<string, unknown>, put
   const arrays = types.includes("array");
   if (strings && typeof sub.minLength === "number" && sub.minLength > 0) sized("too-short", "minLength", sub.minLength, sub.minLength - 1, "characters", (n) => "a".repeat(n));
   if (strings && typeof sub.maxLength === "number") sized("too-long", "maxLength", sub.maxLength, sub.maxLength + 1, "characters", (n) => "a".repeat(n));
+  // a text its pattern does not match, of a length its bounds allow: the first such candidate the reference proves breaks the pattern alone
+  if (strings && typeof sub.pattern === "string") {
+    const fit = (text: string) => {
+      const min = typeof sub.minLength === "number" ? sub.minLength : 0;
+      const max = typeof sub.maxLength === "number" ? sub.maxLength : Infinity;
+      const long = [...text].length < min ? text + "!".repeat(Math.min(min, MAX_STRING) - [...text].length) : text;
+      return [...long].slice(0, max).join("");
+    };
+    const why = `"${name}" has pattern ${JSON.stringify(sub.pattern).slice(0, 80)}: a text it does not match is refused`;
+    if (!PATTERN_BREAKERS.some((text) => add(`pattern/${name}`, put(fit(text)), "pattern", ["s10"], why, path))) cut.push(`pattern/${name}: not probed, no text was found that breaks its pattern alone`);
+  }
   const element = arrays ? sampleOf(sub.items ?? {}) : undefined;
   if (element !== undefined && typeof sub.minItems === "number" && sub.minItems > 0) sized("too-few-items", "minItems", sub.minItems, sub.minItems - 1, "elements", (n) => Array.from({ length: n }, () => element));
   if (element !== undefined && typeof sub.maxItems === "number") sized("too-many-items", "maxItems", sub.maxItems, sub.maxItems + 1, "elements", (n) => Array.from({ length: n }, () => element));
 }
+
+/** Texts tried, in order, against a pattern: one a pattern rarely matches, then shorter and odder ones. */
+const PATTERN_BREAKERS = ["tool-conformance-not-matching", "!", " ", "0", "a", "", "A_1 !"];
 
 /** One value of each JSON type the schema's `type` does not allow (none when it names no type). */
 function wrongTypes(schema: Record<string, unknown>): [string, Json][] {

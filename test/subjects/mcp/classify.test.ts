@@ -218,16 +218,69 @@ describe("texts of a second set of servers reviewed by hand", () => {
     expect(classify(result("id is required for get", true), [["id"]], { properties: new Set(["id", "action"]) }).other).toBeUndefined();
     expect(classify(result("invalid input", true), [["x"]], { properties: new Set(["id", "action"]) }).other).toBeUndefined();
   });
-  test("a lookup of the wrong-typed value the call sent, missed, is a run: the handler used the value (desktop-commander's get_prompts)", () => {
+  test("a lookup of the tool's own that missed is its own work, whatever value it looked up; a tool or an argument not found is a refusal", () => {
     const prompt = (id: string) => result(`❌ Prompt with ID '${id}' not found. Use action='list_prompts' to see available prompts.`, true);
-    expect(classify(prompt("12.5"), [["promptId"]], { value: 12.5 }).verdict).toBe("ran, then failed");
-    expect(classify(prompt("true"), [["promptId"]], { value: true }).verdict).toBe("ran, then failed");
-    expect(classify(prompt("x"), [["promptId"]], { value: ["x"] }).verdict).toBe("ran, then failed");
-    expect(classify(prompt("[object Object]"), [["promptId"]], { value: { x: 1 } }).verdict).toBe("ran, then failed");
-    // another value quoted, or none known: the text alone, a refusal's words
-    expect(classify(prompt("abc"), [["promptId"]], { value: 12.5 }).verdict).toBe("refused without saying what");
-    expect(classify(prompt("12.5"), [["promptId"]]).verdict).toBe("refused without saying what");
-    // the value quoted by a check, not a lookup
-    expect(classify(result("promptId '12.5' must be a string", true), [["promptId"]], { value: 12.5 }).verdict).toBe("refused");
+    for (const id of ["12.5", "true", "x", "[object Object]"]) expect(classify(prompt(id), [["promptId"]]).verdict, id).toBe("ran, then failed");
+    // @itseasy21/mcp-knowledge-graph, @cyanheads-style git tools: a lookup of the base's own value, the probe's rule never checked
+    expect(classify(rpcError(-32603, "Entity with name a not found"), [["observations", "0", "contents"]]).verdict).toBe("ran, then failed");
+    expect(classify(result("❌ Error: Commit 'a' does not exist.", true), [["directory"]]).verdict).toBe("ran, then failed");
+    expect(classify(rpcError(-32603, "Relation not found"), [["relations", "0", "to"]]).verdict).toBe("ran, then failed");
+    // what was not found is the tool, or an argument: a validator's or the registry's refusal
+    expect(classify(rpcError(-32602, "Tool tool_conformance_no_such_tool not found"), [["tool_conformance_no_such_tool"]]).verdict).toBe("refused");
+    expect(classify(result("Unknown tool: tool_conformance_no_such_tool", true), [["tool_conformance_no_such_tool"]]).verdict).toBe("refused");
+    expect(classify(result("Required parameter 'query' not found", true), [["query"]]).verdict).toBe("refused");
+  });
+  // texts in the forms these libraries and programs print (axios, Docker, kubectl, dash, Puppeteer, Playwright, git, MongoDB, Prisma)
+  test("a client library's, a daemon's, a shell's, a browser's or git's own failure is the tool's", () => {
+    for (const text of [
+      "Error: Request failed with status code 404",
+      "AxiosError: timeout of 10000ms exceeded",
+      "FetchError: request to http://127.0.0.1:9/api failed",
+      "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?",
+      "The connection to the server localhost:8080 was refused - did you specify the right host or port?",
+      "sh: 1: tool-conformance-not-listed: not found",
+      "Could not find Chrome (ver. 131.0.6778.204). This can occur if either",
+      "browserType.launch: Executable doesn't exist at /tmp/ms-playwright/chromium-1148/chrome-linux/chrome",
+      "Protocol error: Target closed",
+      "fatal: not a git repository (or any of the parent directories): .git",
+      "MongoServerSelectionError: connect ECONNREFUSED 127.0.0.1:27017",
+      "PrismaClientKnownRequestError: Invalid `prisma.user.findUnique()` invocation",
+    ]) expect(classify(result(text, true), [["id"]]).verdict, text).toBe("ran, then failed");
+    // the same words in a refusal's own sentence are no failure: "fatal" not opening a line, a lower-case class name
+    expect(classify(result("invalid arguments: a fatal: flag is not allowed", true), [["flag"]]).verdict).toBe("refused");
+    expect(classify(result("id must be a string (axioserror-style ids are refused)", true), [["id"]]).verdict).toBe("refused");
+  });
+  // @tejalgnrml/agent-orchestrator-mcp 2.0.5, mcp-memory-keeper 0.14.1, github-mcp-server 1.8.7, replayed by hand
+  test("Node's own error JSON-escaped, and for a property; a database driver's binding; git's", () => {
+    for (const text of [
+      '{ "success": false, "error": "The \\"path\\" argument must be of type string. Received type number (12.5)" }',
+      'Error: The "options.cwd" property must be of type string or an instance of Buffer or URL. Received type number (12.5)',
+      "SQLite3 can only bind numbers, strings, bigints, buffers, and null",
+      "Failed to list channels: Too few parameter values were provided",
+      "NOT NULL constraint failed: file_cache.file_path",
+      '{"content":[{"type":"text","text":"Error: Not a git repository. Run \\"git init\\" to initialize."}],"isError":true}',
+      "Error: Current directory is not a Git repository",
+    ]) expect(classify(result(text, true), [["path"]]).verdict, text).toBe("ran, then failed");
+  });
+  test("an unreadable refusal that names the argument is named: only its form fails", () => {
+    const classed = classify(result("Error: sourceKey cannot be empty"), [["sourceKey"]]);
+    expect(classed).toMatchObject({ verdict: "unreadable refusal", named: true });
+    expect(classify(rpcError(-32603, 'Invalid arguments: [{"expected":"record","code":"invalid_type","path":[]}]'), [["object"]])).toMatchObject({ verdict: "unreadable refusal", named: true });
+    expect(classify(rpcError(-32603, "invalid input"), [["days"]]).named).toBeUndefined();
+  });
+  test("a normal result: an error after a mark, an isError told inside, a failed batch's errors; an error with no refusal's words cannot be told", () => {
+    expect(classify(result('{"content":[{"type":"text","text":"❌ Error: Invalid action. Use: list, create, delete, or show."}],"isError":true}'), [["action"]])).toMatchObject({ verdict: "unreadable refusal", named: true });
+    expect(classify(result("❌ Error: Invalid action. Use: list, create, delete, or show."), [["action"]]).verdict).toBe("unreadable refusal");
+    expect(classify(result('{"operation":"batch_save","succeeded":0,"failed":1,"errors":[{"index":0,"key":"a","error":"Invalid category: 12.5"}]}'), [["items", "0", "category"]]).verdict).toBe("unreadable refusal");
+    // a tool's own data that lists errors is no refusal of the call (a linter's findings)
+    expect(classify(result('{"file":"a.js","errors":[{"message":"Expected indentation of 2 spaces"}]}'), [["path"]]).verdict).toBe("ran");
+    // {"success": false} alone: a delete that found nothing, or a refusal; never a pass
+    expect(classify(result('{ "success": false }'), [["id"]]).verdict).toBe("cannot tell");
+    expect(classify(result("Error: something went wrong"), [["id"]]).verdict).toBe("cannot tell");
+  });
+  test("a normal result opening with the argument's name and a refusal's words is a handler's own refusal; the name alone is not", () => {
+    expect(classify(result("Updates array must be provided and non-empty"), [["updates"]])).toMatchObject({ verdict: "unreadable refusal", named: true });
+    expect(classify(result("Updates applied: 0 of 1 (the rest must wait for a sync)"), [["updates"]]).verdict).toBe("ran");
+    expect(classify(result("Query must not be empty"), [["limit"]]).verdict).toBe("ran");
   });
 });

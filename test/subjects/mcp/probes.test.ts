@@ -180,3 +180,23 @@ describe("a base that keeps the formats the subset drops", () => {
     expect(made.probes.find((p) => p.probe === "extra-property")?.arguments).toEqual({ jobId: "00000000-0000-4000-8000-000000000000", [EXTRA_KEY]: "x" });
   });
 });
+
+describe("a pattern is probed with a text it does not match", () => {
+  const tool = (id: Record<string, unknown>) => probesFor("t", { type: "object", properties: { id: { type: "string", ...id } }, required: ["id"], additionalProperties: false });
+  test("the first text the reference proves breaks the pattern alone, the base matching it", () => {
+    const { probes } = tool({ pattern: "^n-[0-9]+$" });
+    const probe = probes.find((p) => p.probe === "pattern/id")!;
+    expect(probe.arguments).toEqual({ id: "tool-conformance-not-matching" });
+    expect(probe.rule).toBe("pattern");
+    expect(probe.errors).toHaveLength(1);
+    // the other probes' base matches it: an extra property breaks only additionalProperties
+    expect(probes.find((p) => p.probe === "extra-property")!.errors).toHaveLength(1);
+  });
+  test("a text of a length its bounds allow; a pattern every text matches is said not probed", () => {
+    const { probes } = tool({ pattern: "^[a-z-]+$", minLength: 3, maxLength: 5 });
+    expect(probes.find((p) => p.probe === "pattern/id")!.arguments).toEqual({ id: "!!!" });
+    const open = tool({ pattern: "" });
+    expect(open.probes.some((p) => p.probe.startsWith("pattern/"))).toBe(false);
+    expect(open.cut).toContain("pattern/id: not probed, no text was found that breaks its pattern alone");
+  });
+});
