@@ -79,11 +79,10 @@ const PATH_ROOTS = new Set(["args", "arguments", "input", "inputs", "params", "p
  * of the tool's properties, or a path's root, and the text is not read as a library's.
  */
 function libraryCallFailed(text: string, properties: ReadonlySet<string>): boolean {
-  for (const match of text.matchAll(/(?:^|:\s+|\n\s*)([a-z][A-Za-z0-9]*)\.[a-z][A-Za-z0-9]*: /g)) {
-    const object = match[1]!;
-    if (!PATH_ROOTS.has(object) && ![...properties].some((name) => name.toLowerCase() === object.toLowerCase())) return true;
-  }
-  return false;
+  const objects = [...text.matchAll(/(?:^|:\s+|\n\s*)([a-z][A-Za-z0-9]*)\.[a-z][A-Za-z0-9]*: /g)].map((match) => match[1]!.toLowerCase());
+  if (objects.length === 0) return false;
+  const named = new Set([...properties, ...PATH_ROOTS].map((name) => name.toLowerCase()));
+  return objects.some((object) => !named.has(object));
 }
 
 /** A lookup that missed: the tool looked something up (a record, a file, a branch), which is its own work. */
@@ -110,10 +109,15 @@ export function toolFailed(text: string, context: CallContext = {}): boolean {
 /** Words of a refusal of arguments. */
 export const REFUSAL_MARKERS = /invalid|validation|required|expected|\bmust\b|\bshould\b|\b(has|have|needs?) to be\b|cannot be empty|\ballowed\b|\bno \w+ (provided|given|specified|supplied)\b|\brequires (either|one of|at least)\b|\bdeprecated\b|unrecogni[sz]ed|unexpected|unknown (key|propert|field|argument|param)|additional propert|not one of|too (small|big|long|short)|at (least|most)|greater than|less than|missing|\benum\b|schema|not a valid|not found|unknown tool|no such tool|does not exist/i;
 
+/** A text's opening blank and symbols (`❌ Error: …`), before its first word. */
+const LEADING_SYMBOLS = String.raw`^\s*(?:\p{So}\uFE0F?\s*)*`;
+const OPENS_ERROR = new RegExp(`${LEADING_SYMBOLS}(error|failed|failure)\\b`, "iu");
+/** The opening word (a name, perhaps quoted, after an `error:`) and the three words after it. */
+const OPENING_WORDS = new RegExp(`${LEADING_SYMBOLS}(?:error:?\\s*)?["'\`]?([\\p{L}\\p{N}_$.-]+)["'\`]?((?:\\s+\\S+){0,3})`, "iu");
+
 /** A normal result that says it is an error: it starts so, or is a JSON object with an error member, `success: false`, `isError: true` or errors listed. */
 export function saysError(text: string): boolean {
-  // after a symbol or two (`❌ Error: …`)
-  if (/^\s*(?:\p{So}\uFE0F?\s*)*(error|failed|failure)\b/iu.test(text)) return true;
+  if (OPENS_ERROR.test(text)) return true;
   try {
     const value = JSON.parse(text) as unknown;
     if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
@@ -138,7 +142,7 @@ export function opensRefusing(text: string): boolean {
 
 /** A normal result that opens with the argument's name and then a refusal's words (`Updates array must be provided and non-empty`): a handler's own check, told as a result. */
 export function opensNaming(text: string, alternatives: readonly (readonly string[])[]): boolean {
-  const opening = /^\s*(?:\p{So}\uFE0F?\s*)*(?:error:?\s*)?["'`]?([\p{L}\p{N}_$.-]+)["'`]?((?:\s+\S+){0,3})/iu.exec(text);
+  const opening = OPENING_WORDS.exec(text);
   if (opening === null) return false;
   const [, first, rest] = opening;
   const isName = alternatives.some((tokens) => tokens.length > 0 && tokens.at(-1)!.toLowerCase() === first!.toLowerCase());
