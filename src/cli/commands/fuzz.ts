@@ -93,7 +93,7 @@ export function register(program: Command): void {
 }
 
 async function fuzzCommand(positional: string | undefined, flags: FuzzFlags): Promise<number> {
-  if (flags.mcp !== undefined || flags.mcpUrl !== undefined) return fuzzServer(positional, flags);
+  if (flags.mcp !== undefined || flags.mcpUrl !== undefined || flags.mcpHeader.length > 0) return fuzzServer(positional, flags);
   const spec = subjectSpecOf(positional, flags);
   if (spec === undefined) throw new UsageError("give one subject: a built-in name (reference, mutant:sNN), --subject COMMAND or --module PATH");
   const tiers = parseTiers(flags.tier, ["core"]);

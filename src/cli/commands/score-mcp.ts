@@ -34,7 +34,8 @@ export interface McpCommandContext {
 
 /** Whether the flags name an MCP server. */
 export function namesMcp(flags: ScoreFlags): boolean {
-  return flags.mcp !== undefined || flags.mcpUrl !== undefined;
+  // --mcp-header alone names one too: refused below, never the demo run with it ignored
+  return flags.mcp !== undefined || flags.mcpUrl !== undefined || flags.mcpHeader.length > 0;
 }
 
 export async function scoreMcpCommand(positional: string | undefined, flags: ScoreFlags, context: McpCommandContext): Promise<number> {
@@ -82,9 +83,9 @@ export async function scoreMcpCommand(positional: string | undefined, flags: Sco
 }
 
 function endpointOf(positional: string | undefined, flags: ScoreFlags, output: Output): McpEndpoint {
+  if (flags.mcpHeader.length > 0 && flags.mcpUrl === undefined) throw new UsageError("--mcp-header goes with --mcp-url (a stdio server takes no headers)");
   const others = [positional !== undefined && "a built-in subject", flags.subject !== undefined && "--subject", flags.module !== undefined && "--module", flags.mcp !== undefined && flags.mcpUrl !== undefined && "both --mcp and --mcp-url"].filter(Boolean);
   if (others.length > 0) throw new UsageError(`give one subject: --mcp or --mcp-url, not with ${others.join(", ")}`);
-  if (flags.mcpHeader.length > 0 && flags.mcpUrl === undefined) throw new UsageError("--mcp-header goes with --mcp-url (a stdio server takes no headers)");
   const corpusFlags = [flags.fresh !== undefined && "--fresh", flags.seed !== undefined && "--seed", flags.corpus !== undefined && "--corpus", flags.jsts !== undefined && "--jsts", flags.jobs !== undefined && "--jobs"].filter(Boolean);
   if (corpusFlags.length > 0) throw new UsageError(`${corpusFlags.join(", ")} ${corpusFlags.length === 1 ? "does" : "do"} not apply to an MCP server: its rows are its own tools', sent one call at a time`);
   if (flags.profile !== "ag02") throw new UsageError("an MCP server is scored under the ag02 profile only: drop --profile");

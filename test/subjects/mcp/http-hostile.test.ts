@@ -169,6 +169,8 @@ describe("a URL or a header that cannot be sent safely is a usage error", () => 
     ["ftp://", ["--mcp-url", `ftp://127.0.0.1/${SECRET}`], /scheme ftp: is not supported/],
     ["not a URL", ["--mcp-url", `${SECRET} at localhost`], /not a URL/],
     ["--mcp-header without --mcp-url", ["--mcp", "node server.mjs", "--mcp-header", `X-Api-Key: ${SECRET}`], /--mcp-header goes with --mcp-url/],
+    // with no server named at all: refused, never the demo run with the header ignored
+    ["--mcp-header with no server", ["--mcp-header", `X-Api-Key: ${SECRET}`], /--mcp-header goes with --mcp-url/],
   ];
   for (const [what, args, said] of cases) {
     test(`${what}: exit 2, one line, the secret not in it`, () => {
