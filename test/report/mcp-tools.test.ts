@@ -109,6 +109,13 @@ describe("a hostile tool name and answer stay inert", () => {
     expect(outside).not.toMatch(/<img|@octocat|https:|#12|\]\(/);
   });
 
+  it("in Markdown: a flag that is no FLAGGED is a plain quote, never an empty bold", () => {
+    const md = renderMarkdown({ ...report, summary: { ...report.summary, flags: ["mcp: protocol version 2025-11-25", "FLAGGED: carries files"] } });
+    expect(md).toContain("> `mcp: protocol version 2025-11-25`");
+    expect(md).toContain("> **FLAGGED:** ");
+    expect(md).not.toContain("****");
+  });
+
   it("in HTML: escaped everywhere", () => {
     const html = renderHtml(report);
     expect(html).toContain('<section class="tools">');

@@ -68,7 +68,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     if (stopped.stderr) out.push(`The end of ${stopped.from}:`, "", ...fence(stopped.stderr));
   }
   // a flag may name files of the submission
-  for (const flag of flagsOf(report)) out.push(`> **${flag.startsWith("FLAGGED:") ? "FLAGGED:" : ""}** ${markdownText(flag.replace(/^FLAGGED:\s*/, ""))}`, "");
+  // a grader's FLAGGED in bold; any other flag plain (an empty bold shows as four stars)
+  for (const flag of flagsOf(report)) out.push(`> ${flag.startsWith("FLAGGED:") ? "**FLAGGED:** " : ""}${markdownText(flag.replace(/^FLAGGED:\s*/, ""))}`, "");
   const output = outputText(report, maxText);
   if (output) out.push(`${OUTPUT_HEADING}:`, "", ...fence(output));
   // every figure here is rows passed over rows: labelled so, beside the one score in the heading
