@@ -6,6 +6,8 @@ import { renderMarkdown } from "../../src/report/reporters/markdown.js";
 import { renderHtml } from "../../src/report/reporters/html.js";
 import { reasonOf } from "../../src/report/reporters/common.js";
 import { score } from "../../src/judge/scoring.js";
+import { buildReport } from "../../src/report/build-report.js";
+import { renderTerminal } from "../../src/report/reporters/terminal.js";
 
 // The per-tool model on rows written by hand, as run/mcp/checks.ts words its checks: which tool
 // fails which check, worst first; and a hostile tool name and answer kept inert.
@@ -121,5 +123,19 @@ describe("a hostile tool name and answer stay inert", () => {
     expect(html).toContain('<section class="tools">');
     expect(html).not.toContain("<img src=x");
     expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+  });
+});
+
+describe("the terminal's count of failing rows beside the per-tool table", () => {
+  it("says the rows it counts are the list's and the server's, the tools' own told per tool", () => {
+    const unstable = row("mcp-list/stable", "list/stable", [{ level: "verdict", tier: "core", what: "the list is the same twice", expected: { same: true }, actual: { same: false }, pass: false }]);
+    const all = [...rows.filter((r) => r.id !== "mcp-list/stable"), unstable];
+    const run = { label: "mcp:x", hello: { ready: true as const, version: 0, implementation: { name: "x", language: "MCP 2025-11-25" }, profiles: ["ag02"], capabilities: ["mcp"] }, results: all, startedAt: "2026-01-01T00:00:00.000Z", finishedAt: "2026-01-01T00:00:01.000Z", ms: 1 };
+    const report = buildReport(run, { ...options, profile: "ag02", filters: {}, corpusRows: all.length, scores: score(all, options), diagnosis: { failing: 5, errored: 0, matches: [], unexplained: [], lines: ["no diagnosis"] }, diagnosed: false });
+    const text = renderTerminal(report, { paint: (_s, t) => t });
+    // five failing rows in all: one of the list, four of the tools ("lax" three, "half" one)
+    expect(text).toContain("failing rows of the tool list and the server (1); the tools' own are told per tool, below the score");
+    expect(text).not.toMatch(/^failing rows \(/m);
+    expect(text.indexOf("tools (3), worst first")).toBeGreaterThan(text.indexOf("failing rows of the tool list"));
   });
 });

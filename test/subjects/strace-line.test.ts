@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { attribute, learn, newLineage } from "../../src/subjects/sandbox/attribute.js";
+import { attribute, idleActs, learn, newLineage } from "../../src/subjects/sandbox/attribute.js";
 import { TraceParser, type TraceRecord } from "../../src/subjects/sandbox/strace-line.js";
 
 // strace's lines as the witness reads them, written as strace 6 writes them (not made by the
@@ -107,6 +107,19 @@ describe("which acts of a window are the call's", () => {
     // the launcher and the server, born at start too, are the server itself: never background
     const again = attribute(parse([`3  ${call}`, `2  ${exec("/bin/launcher-act")}`, `3  ${answer}`]), lineage);
     expect(again.blamed.map((act) => act.what)).toEqual(["started `/bin/launcher-act`"]);
+  });
+
+  test("in a window with no call, only the server's own processes' acts (its threads' too) are what it does by itself; a child a call started is that call's", () => {
+    const lineage = newLineage();
+    const fork = (child: number) => `clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = ${child}`;
+    const thread = (child: number) => `clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f, parent_tid=0x7f, exit_signal=0, stack=0x7f, stack_size=0x7fff00, tls=0x7f} => {parent_tid=[${child}]}, 88) = ${child}`;
+    const lookup = `openat(AT_FDCWD, "/etc/hosts", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)`;
+    // the server (3) with a worker thread (7); a call makes it start a child (8) that outlives the answer
+    learn(lineage, parse([`3  read(0, "{\\"method\\":\\"initialize\\"}\n", 65536) = 30`, `3  ${thread(7)}`, `3  write(1, "{}\n", 3) = 3`]), true);
+    attribute(parse([`3  ${call}`, `3  ${fork(8)}`, `3  ${answer}`, `3  ${ping}`, `3  write(1, "{}\n", 3) = 3`]), lineage);
+    const idle = idleActs(parse([`7  ${lookup}`, `8  ${exec("/bin/still-at-work")}`, `3  ${ping}`, `3  write(1, "{}\n", 3) = 3`]), lineage);
+    expect(idle.own.map((act) => act.what)).toEqual(["looked up a name: read /etc/hosts"]);
+    expect(idle.all.map((act) => act.what)).toEqual(["looked up a name: read /etc/hosts", "started `/bin/still-at-work`"]);
   });
 
   test("without the server's read of the call, the whole window is the call's", () => {

@@ -149,7 +149,7 @@ export async function fuzzMcp(endpoint: McpEndpoint, options: McpFuzzOptions): P
         let watched = apartFromEveryCall(await window.close(answered), everyCall);
         // as in score: an act that would overrule the text must be seen again when the call is sent once more
         if (answered && wouldOverrule(classed, watched)) {
-          const again = await askAgain(client, () => client.call(tool, args), watched);
+          const again = await askAgain(client, () => client.call(tool, args), watched, answer.ms, classed.verdict === "refused");
           watched = again.seen;
           if (again.gone) await client.restart().catch(() => undefined);
         }

@@ -80,7 +80,8 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
   // an MCP server's tool rows are told per tool, after the score; its list's and server's rows here
   const failing = tools ? tools.others.filter((row) => row.status !== "passed") : failingRows(report);
   if (failing.length > 0) {
-    out.push(paint("bold", `failing rows (${failing.length})`));
+    // "failing rows (1)" above hundreds of failing tool rows would read as the whole count
+    out.push(paint("bold", tools ? `failing rows of the tool list and the server (${failing.length}); the tools' own are told per tool, below the score` : `failing rows (${failing.length})`));
     // a run that never started errored every row with the same cause, said once above
     const shown = stoppedBeforeAnswers(report) ? [] : failing.slice(0, max);
     for (const row of shown) out.push(...rowLines(report, row, paint, maxText));

@@ -44,6 +44,8 @@ export const FAILURE_MARKERS = new RegExp(
     "constraint failed|can only bind numbers|too (few|many) parameter values|not a git repository",
     // an HTTP client's request made and failed (axios's words), an abort or a timeout of one
     String.raw`request failed with status code \d+|timeout of \d+ ?ms exceeded|the operation was aborted|navigation timeout`,
+    // a URL given to an HTTP client that has no scheme it speaks (Go's net/http, axios): the request was made
+    "unsupported protocol",
     // a daemon or cluster the handler reached for (Docker's, kubectl's words), a shell's own complaint (dash: `sh: 1: x: not found`)
     String.raw`cannot connect to the docker daemon|the connection to the server \S+ was refused|\bsh: \d+: `,
     // a browser the handler launched or drove (Puppeteer's and Playwright's words)
@@ -86,9 +88,9 @@ function libraryCallFailed(text: string, properties: ReadonlySet<string>): boole
 }
 
 /** A lookup that missed: the tool looked something up (a record, a file, a branch), which is its own work. */
-const LOOKUP_MISSED = /\b(not found|does not exist|doesn't exist|could not find|couldn't find|cannot find|can't find)\b/i;
+const LOOKUP_MISSED = /\b(not found|does not exist|doesn't exist|could not find|couldn't find|cannot find|can't find|(?:could not|couldn't|cannot|can't) be found)\b|找不到|未找到/i;
 /** …unless what was not found is the tool itself, or an argument, as a validator says (`Tool 'x' not found`, `parameter 'q' not found`). */
-const NOT_FOUND_IS_A_REFUSAL = /\b(tools?|parameters?|arguments?|propert(y|ies)|params?|methods?)\b[^\n.]{0,40}\b(not found|does not exist|doesn't exist)\b|\bunknown tool\b|\bno such tool\b/i;
+const NOT_FOUND_IS_A_REFUSAL = /\b(tools?|parameters?|arguments?|propert(y|ies)|params?|methods?)\b[^\n.]{0,40}\b(not found|does not exist|doesn't exist|(?:could not|couldn't|cannot|can't) be found)\b|\bunknown tool\b|\bno such tool\b/i;
 
 /** Whether a lookup of the tool's own missed (`Entity with name a not found`, `Branch 'a' does not exist`). */
 function lookupMissed(text: string): boolean {
@@ -107,7 +109,7 @@ export function toolFailed(text: string, context: CallContext = {}): boolean {
 }
 
 /** Words of a refusal of arguments. */
-export const REFUSAL_MARKERS = /invalid|validation|required|expected|\bmust\b|\bshould\b|\b(has|have|needs?) to be\b|cannot be empty|\ballowed\b|\bno \w+ (provided|given|specified|supplied)\b|\brequires (either|one of|at least)\b|\bdeprecated\b|unrecogni[sz]ed|unexpected|unknown (key|propert|field|argument|param)|additional propert|not one of|too (small|big|long|short)|at (least|most)|greater than|less than|missing|\benum\b|schema|not a valid|not found|unknown tool|no such tool|does not exist/i;
+export const REFUSAL_MARKERS = /invalid|validation|required|expected|\bmust\b|\bshould\b|\b(has|have|needs?) to be\b|cannot be empty|\ballowed\b|\bno \w+ (provided|given|specified|supplied)\b|\brequires (either|one of|at least)\b|\bdeprecated\b|unrecogni[sz]ed|unexpected|unknown (key|propert|field|argument|param)|additional propert|not one of|too (small|big|long|short)|at (least|most)|greater than|less than|missing|\benum\b|schema|not a valid|not found|(?:could not|couldn't|cannot|can't) be found|unknown tool|no such tool|does not exist|\bunsupported\b|格式錯誤|格式错误|無效|无效|必填|不能為空|不能为空/i;
 
 /** A text's opening blank and symbols (`❌ Error: …`), before its first word. */
 const LEADING_SYMBOLS = String.raw`^\s*(?:\p{So}\uFE0F?\s*)*`;
@@ -261,6 +263,8 @@ function classAnswer(answer: Answer, expected: readonly (readonly string[])[], c
       if (saysError(text)) return REFUSAL_MARKERS.test(text) ? { verdict: "unreadable refusal", text, rule: "a normal result that says error, in a refusal's words" } : { verdict: "cannot tell", text, rule: "a normal result that says error, with neither a refusal's words nor a failure's" };
       if (opensRefusing(text) && names(text, expected)) return { verdict: "unreadable refusal", text, rule: "a normal result opening with a refusal's word, naming the argument" };
       if (opensNaming(text, expected)) return { verdict: "unreadable refusal", text, rule: "a normal result opening with the argument's name, then a refusal's words" };
+      // or another property's: a handler's own check of the probe's base (said as another property named)
+      if (opensNaming(text, [...(context.properties ?? [])].map((name) => [name]))) return { verdict: "unreadable refusal", text, rule: "a normal result opening with another property's name, then a refusal's words" };
       return { verdict: "ran", text, rule: "a normal result" };
     }
   }

@@ -7,7 +7,9 @@ import { resultText, saysError, type Classed } from "./classify.js";
 // Rule 0 of docs/mcp.md: what the sandbox saw decides before any text. A call during which the
 // server's processes started a program, reached for the network or wrote outside their own /tmp
 // ran, whatever the answer says ("ran, then failed" when the answer is an error), once the same
-// call sent again shows the same sort of act (a server's own timer may fall into one window). Seeing nothing
+// call sent again shows the same sort of act (a server's own timer may fall into one window); and,
+// when the text named the argument in a refusal's words, once the server's own process, left a while
+// with no call, does not (a retry timer of an earlier call that falls into every window). Seeing nothing
 // proves nothing (a tool may run in memory): the text's verdict stands. Every verdict says what
 // was observed, or why nothing could be.
 
@@ -25,6 +27,8 @@ export function observed(classed: Classed, answer: Answer, seen: Observation): O
   const acts = distinctActs(seen.acts.map((act) => act.what));
   const once = seen.once?.length ? distinctActs(seen.once.map((act) => act.what)) : [];
   const everyCall = seen.everyCall?.length ? distinctActs(seen.everyCall.map((act) => act.what)) : [];
+  const idle = seen.idle?.length ? distinctActs(seen.idle.map((act) => act.what)) : [];
+  if (acts.length === 0 && idle.length > 0) return { ...classed, observed: `nothing of the call's own (the server's own process does as much with no call under way: ${listed(idle)})` };
   if (acts.length === 0 && everyCall.length > 0) return { ...classed, observed: `nothing of the tool's own (the server does as much on a call of a tool that does not exist: ${listed(everyCall)})` };
   if (acts.length === 0 && once.length > 0) return { ...classed, observed: `nothing of the call's own (seen once, not when it was sent again: ${listed(once)})` };
   if (acts.length === 0) return { ...classed, observed: "nothing observed" };
@@ -95,15 +99,37 @@ export function seenTwice(first: Observation, second: Observation): Observation 
   return { ...first, acts: first.acts.filter((act) => again.has(sortOf(act))), once: first.acts.filter((act) => !again.has(sortOf(act))) };
 }
 
+/** What a server's own process did with no call under way, set apart from a call's acts of the same sorts: they are not the call's. */
+export function apartFromIdle(seen: Observation, idle: Observation): Observation {
+  if (!seen.watched || !idle.watched || idle.acts.length === 0) return seen;
+  const sorts = new Set(idle.acts.map(sortOf));
+  const apart = seen.acts.filter((act) => sorts.has(sortOf(act)));
+  return apart.length === 0 ? seen : { ...seen, acts: seen.acts.filter((act) => !sorts.has(sortOf(act))), idle: apart };
+}
+
+/** The shortest and longest a server is left with no call, to see what it does by itself: about as long as the call took. */
+const IDLE_MS = { least: 25, most: 1_000 };
+
 /**
  * The call sent once more, watched: what was seen the first time, keeping only the sorts of act
- * seen both times; `gone` when the server crashed, hung or stopped answering meanwhile (then the
- * first time's observation stands whole, and the server must be started again).
+ * seen both times. Then, if any are left and the text was a refusal that named the argument
+ * (`named`), the server left alone about as long as the call took (`ms`), and the sorts its own
+ * process did meanwhile set apart: a busy server's own act is no reason to doubt a plain refusal,
+ * but only a plain one (a tool's failure worded as a refusal, on the same busy server, still ran).
+ * `gone` when the server crashed, hung or stopped answering meanwhile (then the first time's
+ * observation stands whole, and the server must be started again).
  */
-export async function askAgain(client: McpClient, ask: () => Promise<Answer>, first: Observation): Promise<{ seen: Observation; gone: boolean }> {
+export async function askAgain(client: McpClient, ask: () => Promise<Answer>, first: Observation, ms: number, named: boolean): Promise<{ seen: Observation; gone: boolean }> {
   const window = client.watch();
   const answer = await ask();
   const answered = answer.kind !== "closed" && answer.kind !== "hung" && (await client.ping()).kind === "result";
   const second = await window.close(answered);
-  return answered ? { seen: seenTwice(first, second), gone: false } : { seen: first, gone: true };
+  if (!answered) return { seen: first, gone: true };
+  const seen = seenTwice(first, second);
+  if (!named || !seen.watched || seen.acts.length === 0) return { seen, gone: false };
+  const quiet = client.watchIdle();
+  await new Promise((resolve) => setTimeout(resolve, Math.min(IDLE_MS.most, Math.max(IDLE_MS.least, ms))));
+  const alive = (await client.ping()).kind === "result";
+  const idle = await quiet.close(alive);
+  return alive ? { seen: apartFromIdle(seen, idle), gone: false } : { seen: first, gone: true };
 }

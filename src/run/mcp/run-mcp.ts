@@ -338,7 +338,7 @@ async function askAndPing(client: McpClient, ask: () => Promise<Answer>, judge: 
   let watched = apartFromEveryCall(await window.close(ping.kind === "result"), everyCall);
   let gone = false;
   // an act that would overrule the text must be the call's: seen again when the same call is sent once more
-  if (pingAfter === undefined && wouldOverrule(classed, watched)) ({ seen: watched, gone } = await askAgain(client, ask, watched));
+  if (pingAfter === undefined && wouldOverrule(classed, watched)) ({ seen: watched, gone } = await askAgain(client, ask, watched, answer.ms, classed.verdict === "refused"));
   const seen = observed(classed, answer, watched);
   return { checks: checksOf(seen, pingAfter), ms: answer.ms, restart: pingAfter !== undefined || gone, answer, seen, pingAfter };
 }

@@ -82,14 +82,23 @@ export class McpClient {
     return this.rpc.transport.stderrTail?.();
   }
 
-  /** A window on the next call: what the server's processes do until it is closed (docs/sandbox.md). */
   /** Whether the server runs under a witness (the sandbox), so that a call's window can see what it did. */
   get witnessed(): boolean {
     return this.rpc.transport.witness !== undefined;
   }
 
+  /** A window on the next call: what the server's processes do until it is closed (docs/sandbox.md). */
   watch(): CallWindow {
-    return (this.rpc.transport.witness ?? unwatched("a server at a URL runs outside the sandbox")).open();
+    return this.witness().open();
+  }
+
+  /** A window in which no call is sent: what the server's own processes do by themselves until it is closed. */
+  watchIdle(): CallWindow {
+    return this.witness().idle();
+  }
+
+  private witness() {
+    return this.rpc.transport.witness ?? unwatched("a server at a URL runs outside the sandbox");
   }
 
   /** What the sandbox saw the server do outside every call (at start, after a call), each line once. */

@@ -107,3 +107,14 @@ export function attribute(records: readonly TraceRecord[], lineage: Lineage): At
   });
   return { blamed, late, background, anchored: true };
 }
+
+/**
+ * The acts of a window in which no call was sent, by the server's own processes (those that read its
+ * messages or write its answers, threads folded in): what it does by itself right now (a retry timer
+ * of an earlier call). A process born for a call and still at work is that call's, not this.
+ */
+export function idleActs(records: readonly TraceRecord[], lineage: Lineage): { own: Act[]; all: Act[] } {
+  learn(lineage, records, true);
+  const all = records.flatMap((record) => (record.type === "act" ? [record] : []));
+  return { own: all.filter((record) => lineage.speaking.has(processOf(lineage, record.pid))).map((record) => record.act), all: all.map((record) => record.act) };
+}

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
-import { attribute, learn, newLineage } from "./attribute.js";
+import { attribute, idleActs, learn, newLineage } from "./attribute.js";
 import type { SpawnPlan } from "./common.js";
 import { TraceParser, TRACED, type Act, type TraceRecord } from "./strace-line.js";
 
@@ -34,6 +34,8 @@ export type Observation =
       once?: Act[];
       /** Acts of a sort the server does on every call, a call of a tool that does not exist included (telemetry, a log): not the tool's. */
       everyCall?: Act[];
+      /** Acts of a sort the server's own process did by itself, with no call under way, right after the call was sent again: not the call's. */
+      idle?: Act[];
     };
 
 /** A call's window: opened just before the call is written, closed just after its ping's answer is read. */
@@ -44,6 +46,8 @@ export interface CallWindow {
 
 export interface Witness {
   open(): CallWindow;
+  /** A window in which no call is sent: what the server's own processes do by themselves meanwhile. */
+  idle(): CallWindow;
   /** What was seen outside every call's window (at start, after a call), for the run's notes. */
   notes(): string[];
 }
@@ -51,7 +55,8 @@ export interface Witness {
 /** A witness that sees nothing, and says why. */
 export function unwatched(why: string): Witness {
   const observation: Observation = { watched: false, why };
-  return { open: () => ({ close: async () => observation }), notes: () => [] };
+  const window = { close: async () => observation };
+  return { open: () => window, idle: () => window, notes: () => [] };
 }
 
 /** The environment variable that turns the witness off (a run then says "not observed"). */
@@ -157,6 +162,24 @@ class Trace implements Witness {
   }
 
   open(): CallWindow {
+    return this.window((records) => {
+      const { blamed, late, background } = attribute(records, this.lineage);
+      this.outside.add("after a call's answer, not blamed on any call", late);
+      this.outside.add("while a call was handled, by a process the server started outside any call, not blamed on it", background);
+      return { watched: true, acts: blamed, late: [...late, ...background] };
+    });
+  }
+
+  idle(): CallWindow {
+    return this.window((records) => {
+      const { own, all } = idleActs(records, this.lineage);
+      this.outside.add("between calls", all);
+      return { watched: true, acts: own, late: [] };
+    });
+  }
+
+  /** A window from now until it is closed, its records read by `read`. */
+  private window(read: (records: TraceRecord[]) => Observation): CallWindow {
     this.takeOutside();
     const stoppedBefore = this.stopped;
     return {
@@ -165,12 +188,9 @@ class Trace implements Witness {
         if (answered) await this.caughtUp();
         // the tracer stopped while the server still answered: what it saw is not the whole window
         if (answered && this.stopped !== undefined) return { watched: false, why: this.stopped };
-        const window = this.records;
+        const records = this.records;
         this.records = [];
-        const { blamed, late, background } = attribute(window, this.lineage);
-        this.outside.add("after a call's answer, not blamed on any call", late);
-        this.outside.add("while a call was handled, by a process the server started outside any call, not blamed on it", background);
-        return { watched: true, acts: blamed, late: [...late, ...background] };
+        return read(records);
       },
     };
   }

@@ -284,3 +284,29 @@ describe("texts of a second set of servers reviewed by hand", () => {
     expect(classify(result("Query must not be empty"), [["limit"]]).verdict).toBe("ran");
   });
 });
+
+describe("texts of a third and a fourth set of servers reviewed by hand", () => {
+  // mcp-shrimp-task-manager's own templates, English and Traditional Chinese: a task looked up by the base's id
+  test("a lookup that missed, said 'could not be found' or in Chinese, is the tool's own work", () => {
+    expect(classify(result("# Task Deletion Result\n\n## System Error\n\nTask with ID `a` could not be found. Please use the \"list_tasks\" tool to confirm valid task IDs and try again."), [["tool_conformance_extra"]]).verdict).toBe("ran, then failed");
+    expect(classify(result("# 任務刪除結果\n\n## 系統錯誤\n\n找不到 ID 為 `a` 的任務。請使用「list_tasks」工具確認有效的任務 ID 後再試。"), [["tool_conformance_extra"]]).verdict).toBe("ran, then failed");
+    expect(classify(result("## 錯誤\n\n找不到ID為 `a` 的任務。請確認任務ID是否正確。", true), [["taskId"]]).verdict).toBe("ran, then failed");
+    // a tool is no lookup of the tool's own
+    expect(classify(result("Tool 'x' could not be found", true), [["x"]]).verdict).toBe("refused");
+  });
+  test("a handler's own check of another property, opening with its name, in Chinese, is a refusal that names that property", () => {
+    const text = "tasksRaw 參數格式錯誤，請確保格式正確，請嘗試修正錯誤，如果文本太長無法順利修復請分批呼叫，這樣可以避免訊息過長導致不好修正問題，錯誤訊息：Unexpected token 'a', \"a\" is not valid JSON";
+    expect(classify(result(text), [["tool_conformance_extra"]], { properties: new Set(["tasksRaw", "updateMode"]) })).toMatchObject({ verdict: "unreadable refusal", other: ["tasksRaw"] });
+    expect(classify(result(text), [["tasksRaw"]], { properties: new Set(["tasksRaw", "updateMode"]) })).toMatchObject({ verdict: "unreadable refusal", named: true });
+    // a result opening with a property's name in other words is its data
+    expect(classify(result("tasksRaw parsed: 3 tasks split"), [["tool_conformance_extra"]], { properties: new Set(["tasksRaw"]) }).verdict).toBe("ran");
+  });
+  // mcp-server-kubernetes: a handler's McpError(InvalidRequest) for a kind it has no case for
+  test("a JSON-RPC error saying 'unsupported' is a refusal a model cannot read as one", () => {
+    expect(classify(rpcError(-32600, "Unsupported resource type: a"), [["resourceType"]])).toMatchObject({ verdict: "unreadable refusal" });
+    expect(classify(rpcError(-32603, "Unsupported operation: a"), [["operation"]])).toMatchObject({ verdict: "unreadable refusal", named: true });
+    // an HTTP client's: the request was made (Go's net/http, axios)
+    expect(classify(result('Get "a": unsupported protocol scheme ""', true), [["url"]]).verdict).toBe("ran, then failed");
+    expect(classify(result("AxiosError: Unsupported protocol a:", true), [["url"]]).verdict).toBe("ran, then failed");
+  });
+});

@@ -178,6 +178,24 @@ describe("what a server's background process does is no call's", () => {
   }, 120_000);
 });
 
+describe("what a server's own process does by itself, in every window, is no call's", () => {
+  test.skipIf(machine.lacking)(`a retry timer in the server's own process, looking up a name in every call's handling and its resend too, does not overrule a refusal naming the argument (a window with no call shows it); a refusal naming nothing stays ran, and a tool's own program still counts ${machine.tag}`, () => {
+    const run = score("busy", ["--busy", "slow", "shell"], true);
+    const slow = rowsOf(run, "slow");
+    // the refusal names "path": the rows of path's own probes read as refused, the rest name nothing
+    const plain = slow.filter((row) => refused(row).actual?.answer === "refused");
+    expect(plain.length).toBeGreaterThan(0);
+    for (const row of plain) {
+      expect(refused(row).pass, row.id).toBe(true);
+      expect(refused(row).actual?.observed, row.id).toMatch(/^nothing of the call's own \((the server's own process does as much with no call under way|seen once, not when it was sent again): looked up a name/);
+    }
+    expect(plain.some((row) => String(refused(row).actual?.observed).startsWith("nothing of the call's own (the server's own process does as much with no call under way: looked up a name: read /etc/resolv.conf)"))).toBe(true);
+    // the price: a refusal that names nothing, on a server this busy, is not trusted over what was seen
+    for (const row of slow.filter((row) => !plain.includes(row))) expect(refused(row).actual?.observed, row.id).toMatch(/^ran: looked up a name|^nothing of the call's own \(seen once/);
+    for (const row of rowsOf(run, "shell")) expect(refused(row).actual?.observed, row.id).toMatch(/^ran: (.*; )?started `sh -c exit 1`/);
+  }, 120_000);
+});
+
 describe("fuzz --mcp with the sandbox as a witness", () => {
   test.skipIf(machine.lacking)(`a tool that runs a program and answers in a refusal's words is found as ran, with what was seen; without the sandbox its text alone finds nothing ${machine.tag}`, () => {
     const folder = join(base, "fuzz");
